@@ -1,0 +1,145 @@
+# Emilia - build.  `make help` lists the targets.
+#
+# CPU selection lives here and only here:
+#   ARCH=portable  plain x86-64 / any CPU, scalar kernels
+#   ARCH=avx2      AVX2 + BMI2 + POPCNT + LZCNT kernels (Haswell and later)
+#   ARCH=native    -march=native (AVX2 kernels when the CPU has AVX2)
+#   ARCH=auto      (default) avx2 when this machine has AVX2 and BMI2, else portable
+# MODE=release|debug|tsan selects optimisation and sanitizers.
+# Objects go to build/ARCH-MODE/; the last build is copied to ./emilia and ./emilia-*.
+
+ARCH ?= auto
+MODE ?= release
+CC ?= cc
+ifeq ($(CC),cc)
+CC := gcc
+endif
+
+HOST_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
+ifeq ($(ARCH),auto)
+ARCH := $(if $(HOST_AVX2),avx2,portable)
+endif
+
+ifeq ($(ARCH),portable)
+ARCHFLAGS :=
+else ifeq ($(ARCH),avx2)
+ARCHFLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt -DEMILIA_AVX2
+else ifeq ($(ARCH),native)
+ARCHFLAGS := -march=native $(if $(HOST_AVX2),-DEMILIA_AVX2)
+else
+$(error ARCH must be portable, avx2, native or auto)
+endif
+
+WARN := -Wall -Wextra -Werror -Wmissing-declarations -Wshadow -Wno-unused-parameter
+ifeq ($(MODE),release)
+OPT := -O3 -DNDEBUG
+else ifeq ($(MODE),debug)
+OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+else ifeq ($(MODE),tsan)
+OPT := -O1 -g -fsanitize=thread
+else
+$(error MODE must be release, debug or tsan)
+endif
+
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(OPT) $(ARCHFLAGS) $(CFLAGS)
+LDFLAGS_ALL := -pthread $(OPT) $(LDFLAGS)
+LDLIBS_ALL := -lm $(LDLIBS)
+
+BUILD := build/$(ARCH)-$(MODE)
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
+LIB := $(BUILD)/libemilia.a
+TOOLS := $(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c))
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:tests/%.c=$(BUILD)/tests/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+
+.PHONY: all emilia tools test debug test-debug tsan clean help bench perft-deep check-deps FORCE
+
+all: emilia tools
+
+$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/src
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/src $(BUILD)/tests $(BUILD)/tools:
+	@mkdir -p $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/emilia: $(BUILD)/src/main.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+emilia: $(BUILD)/emilia
+	@cmp -s $< $@ 2>/dev/null || cp $< $@
+
+$(BUILD)/tools/%.o: tools/%.c $(wildcard src/*.h tools/*.h) | $(BUILD)/tools
+	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
+
+$(BUILD)/tools/emilia-%: $(BUILD)/tools/emilia-%.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
+
+tools: $(TOOLS:%=$(BUILD)/tools/%)
+	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
+
+$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) | $(BUILD)/tests
+	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Isrc -c $< -o $@
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
+
+check-deps:
+	@if ! pkg-config --exists check 2>/dev/null && [ ! -f /usr/include/check.h ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing the Check unit test library (Debian package 'check')..."; \
+			(apt-get install -y check >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y check >/dev/null)) || exit 1; \
+		else \
+			echo "The tests need the Check library: run 'sudo apt-get install check pkg-config'" >&2; exit 1; \
+		fi; \
+	fi
+
+# `make test` runs every tests/test_*.c suite against this build's binaries.
+# CK_DEFAULT_TIMEOUT: sanitizer builds are several times slower.
+test: check-deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test-bins
+	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
+	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+
+.SECONDARY:
+.PHONY: test-bins
+test-bins: $(TEST_BIN)
+
+debug:
+	@$(MAKE) --no-print-directory MODE=debug all
+
+test-debug:
+	@$(MAKE) --no-print-directory MODE=debug test
+
+tsan:
+	@$(MAKE) --no-print-directory MODE=tsan test TSAN_OPTIONS="halt_on_error=1"
+
+bench: all
+	sh bench/run.sh
+
+# Deep perft references (minutes): 8x8 mode 1 to 12, mode 2 to 11, 6x6 to 12, 4x4 complete.
+perft-deep: all
+	sh bench/perft-deep.sh ./emilia
+
+clean:
+	rm -rf build emilia $(TOOLS)
+
+help:
+	@echo "make [ARCH=auto|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
+	@echo "  all          build ./emilia and the tools (default)"
+	@echo "  test         build and run the Check test suites (installs Check as root)"
+	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
+	@echo "  test-debug   run the test suites under ASan + UBSan"
+	@echo "  tsan         run the test suites under ThreadSanitizer"
+	@echo "  bench        run the benchmarks in bench/ and print their figures"
+	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
+	@echo "  clean        remove build outputs"

@@ -1,0 +1,11 @@
+/*
+ * cli.h - the `emilia <command>` entry points.  main.c only dispatches;
+ * each command lives with its module.  Each returns the process exit
+ * status; argv[0] is the command name.
+ */
+#ifndef EMILIA_CLI_H
+#define EMILIA_CLI_H
+
+int cli_perft(int argc, char **argv);
+
+#endif

@@ -1,0 +1,264 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "text.h"
+
+void text_square(int sq, char *out)
+{
+	if (sq == BOARD_PASS) {
+		strcpy(out, "pass");
+		return;
+	}
+	out[0] = (char)('a' + sq % 8);
+	out[1] = (char)('1' + sq / 8);
+	out[2] = 0;
+}
+
+void text_square_upper(int sq, char *out)
+{
+	if (sq == BOARD_PASS) {
+		strcpy(out, "PASS");
+		return;
+	}
+	out[0] = (char)('A' + sq % 8);
+	out[1] = (char)('1' + sq / 8);
+	out[2] = 0;
+}
+
+int text_parse_square(const char *s, int size)
+{
+	if (!s || !s[0] || !s[1] || s[2])
+		return -1;
+	int c = tolower((unsigned char)s[0]) - 'a';
+	int r = s[1] - '1';
+	if (c < 0 || c >= size || r < 0 || r >= size)
+		return -1;
+	return r * 8 + c;
+}
+
+static bool is_pass_word(const char *s)
+{
+	static const char *const words[] = { "pass", "pa", "--", "@@", "ps", NULL };
+	for (int i = 0; words[i]; i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return true;
+	return false;
+}
+
+int text_parse_move(const char *s, int size)
+{
+	if (!s)
+		return -1;
+	if (is_pass_word(s))
+		return BOARD_PASS;
+	return text_parse_square(s, size);
+}
+
+static void quote_token(const char *s, size_t n, char *out, size_t outlen)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < n && j + 5 < outlen && i < 12; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (isprint(ch))
+			out[j++] = (char)ch;
+		else
+			j += (size_t)snprintf(out + j, outlen - j, "\\x%02x", ch);
+	}
+	out[j] = 0;
+}
+
+bool text_apply_transcript(Game *g, const char *s, char *err)
+{
+	Game t = *g;
+	int n = 0; /* moves read so far */
+	size_t i = 0;
+	while (s[i]) {
+		unsigned char ch = (unsigned char)s[i];
+		if (isspace(ch) || ch == ',' || ch == ';') {
+			i++;
+			continue;
+		}
+		char tok[5] = { 0 };
+		size_t len = 2;
+		if (strncasecmp(s + i, "pass", 4) == 0)
+			len = 4;
+		if (!s[i + 1])
+			len = 1;
+		memcpy(tok, s + i, len);
+		n++;
+		int mv = text_parse_move(tok, t.size);
+		if (mv < 0) {
+			char q[64];
+			quote_token(s + i, len, q, sizeof q);
+			snprintf(err, TEXT_ERR, "invalid square '%s' at move %d", q, n);
+			return false;
+		}
+		if (mv == BOARD_PASS) {
+			if (!game_must_pass(&t)) {
+				snprintf(err, TEXT_ERR, "illegal pass at move %d", n);
+				return false;
+			}
+			game_play(&t, BOARD_PASS);
+			n--; /* explicit passes do not count as moves */
+			i += len;
+			continue;
+		}
+		if (game_must_pass(&t))
+			game_play(&t, BOARD_PASS);
+		if (game_play(&t, mv) != GAME_OK) {
+			char q[5];
+			text_square(mv, q);
+			snprintf(err, TEXT_ERR, "illegal move %s at move %d", q, n);
+			return false;
+		}
+		i += len;
+	}
+	/* a forced pass after the last move is part of the game's state */
+	if (game_must_pass(&t))
+		game_play(&t, BOARD_PASS);
+	*g = t;
+	return true;
+}
+
+bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
+{
+	ObfPosition r;
+	memset(&r, 0, sizeof r);
+	const int nsq = size * size;
+	size_t i = 0;
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	int k = 0;
+	uint64_t black = 0, white = 0;
+	for (; line[i] && !isspace((unsigned char)line[i]) && line[i] != ';'; i++, k++) {
+		char ch = line[i];
+		if (k >= nsq)
+			continue; /* counted below for the message */
+		int sq = (k / size) * 8 + k % size;
+		if (ch == 'X' || ch == 'x' || ch == '*' || ch == 'B' || ch == 'b')
+			black |= bit_of(sq);
+		else if (ch == 'O' || ch == 'o' || ch == 'W' || ch == 'w')
+			white |= bit_of(sq);
+		else if (ch != '-' && ch != '.' && ch != '_') {
+			char q[16];
+			quote_token(&line[i], 1, q, sizeof q);
+			snprintf(err, TEXT_ERR, "invalid square character '%s' at column %zu", q, i + 1);
+			return false;
+		}
+	}
+	if (k != nsq) {
+		snprintf(err, TEXT_ERR, "board has %d squares, expected %d", k, nsq);
+		return false;
+	}
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	char sc = line[i];
+	if (sc == 'X' || sc == 'x' || sc == '*' || sc == 'B' || sc == 'b')
+		r.side = BLACK;
+	else if (sc == 'O' || sc == 'o' || sc == 'W' || sc == 'w')
+		r.side = WHITE;
+	else {
+		snprintf(err, TEXT_ERR, "missing side to move (X or O) at column %zu", i + 1);
+		return false;
+	}
+	i++;
+	if (line[i] && !isspace((unsigned char)line[i]) && line[i] != ';') {
+		snprintf(err, TEXT_ERR, "unexpected character after side to move at column %zu", i + 1);
+		return false;
+	}
+	r.board.p = r.side == BLACK ? black : white;
+	r.board.o = r.side == BLACK ? white : black;
+	/* optional expected moves: ";" then "MOVE:score" pairs separated by ";" */
+	while (line[i] && line[i] != '%') {
+		while (line[i] && (isspace((unsigned char)line[i]) || line[i] == ';'))
+			i++;
+		if (!line[i] || line[i] == '%')
+			break;
+		char tok[8] = { 0 };
+		int t = 0;
+		while (line[i] && line[i] != ':' && !isspace((unsigned char)line[i]) && line[i] != ';' && t < 6)
+			tok[t++] = line[i++];
+		if (line[i] != ':') {
+			snprintf(err, TEXT_ERR, "malformed move:score pair at column %zu", i + 1);
+			return false;
+		}
+		i++;
+		int mv = text_parse_move(tok, size);
+		char *end;
+		long v = strtol(line + i, &end, 10);
+		if (mv < 0 || end == line + i || v < -64 || v > 64) {
+			snprintf(err, TEXT_ERR, "malformed move:score pair at column %zu", i + 1);
+			return false;
+		}
+		i = (size_t)(end - line);
+		if (r.nexpected < TEXT_OBF_MAX_MOVES) {
+			r.expected_move[r.nexpected] = mv;
+			r.expected_score[r.nexpected] = (int)v;
+			r.nexpected++;
+		}
+	}
+	*pos = r;
+	return true;
+}
+
+void text_write_obf(Board b, int side, int size, char *out)
+{
+	uint64_t black = side == BLACK ? b.p : b.o;
+	uint64_t white = side == BLACK ? b.o : b.p;
+	int k = 0;
+	for (int r = 0; r < size; r++)
+		for (int c = 0; c < size; c++) {
+			uint64_t m = bit_of(r * 8 + c);
+			out[k++] = (black & m) ? 'X' : (white & m) ? 'O' : '-';
+		}
+	out[k++] = ' ';
+	out[k++] = side == BLACK ? 'X' : 'O';
+	out[k] = 0;
+}
+
+size_t text_board_picture(const Game *g, bool mark_moves, char *out, size_t outlen)
+{
+	size_t n = 0;
+	uint64_t black = game_colour_bits(g, BLACK), white = game_colour_bits(g, WHITE);
+	uint64_t moves = mark_moves ? game_moves(g) : 0;
+#define PUT(...) do { int w_ = snprintf(out + n, n < outlen ? outlen - n : 0, __VA_ARGS__); \
+		if (w_ > 0) n += (size_t)w_; } while (0)
+	PUT("  ");
+	for (int c = 0; c < g->size; c++)
+		PUT(" %c", 'A' + c);
+	PUT("\n");
+	for (int r = 0; r < g->size; r++) {
+		PUT("%2d", r + 1);
+		for (int c = 0; c < g->size; c++) {
+			uint64_t m = bit_of(r * 8 + c);
+			PUT(" %c", (black & m) ? 'X' : (white & m) ? 'O' : (moves & m) ? '.' : '-');
+		}
+		PUT(" %d", r + 1);
+		if (r == 0)
+			PUT("   %s to move", game_is_over(g) ? "nobody" : g->side == BLACK ? "Black (X)" : "White (O)");
+		if (r == 1)
+			PUT("   Black %d  White %d", bit_count(black), bit_count(white));
+		PUT("\n");
+	}
+	PUT("  ");
+	for (int c = 0; c < g->size; c++)
+		PUT(" %c", 'A' + c);
+	PUT("\n");
+#undef PUT
+	if (n >= outlen && outlen)
+		out[outlen - 1] = 0;
+	return n < outlen ? n : outlen ? outlen - 1 : 0;
+}
+
+void text_transcript(const Game *g, char *out)
+{
+	size_t k = 0;
+	for (int i = 0; i < g->nply; i++) {
+		if (g->hist[i].move == BOARD_PASS)
+			continue;
+		text_square(g->hist[i].move, out + k);
+		k += 2;
+	}
+	out[k] = 0;
+}

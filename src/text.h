@@ -1,0 +1,55 @@
+/*
+ * text.h - text formats: squares, moves, transcripts, OBF lines, board
+ * pictures.  Every parser reports what is wrong and where in `err` (a
+ * caller-supplied buffer) and never changes its output on failure.
+ */
+#ifndef EMILIA_TEXT_H
+#define EMILIA_TEXT_H
+
+#include <stddef.h>
+#include "game.h"
+
+#define TEXT_ERR 160
+#define TEXT_OBF_MAX_MOVES 64
+
+/* Square name of sq, lower case ("f5") or upper case ("F5"); "pass"/"PASS"
+ * for BOARD_PASS.  out must hold 5 bytes. */
+void text_square(int sq, char *out);
+void text_square_upper(int sq, char *out);
+
+/* Parse a square on a board of `size` ("f5", "F5").  Returns the square or
+ * -1. */
+int text_parse_square(const char *s, int size);
+/* Parse a move: a square, or a pass written pass/PASS/pa/PA/--/@@ (any case)
+ * -> BOARD_PASS.  Returns -1 when it is neither. */
+int text_parse_move(const char *s, int size);
+
+/* Apply a transcript ("f5d6c3...", any case, passes implied; spaces and
+ * explicit pass tokens allowed) to g.  All or nothing: on error g is
+ * untouched and err says e.g. "illegal move d3 at move 12". */
+bool text_apply_transcript(Game *g, const char *s, char *err);
+
+/* An OBF line: squares a1.. (X black, O white, - or . empty), side to move,
+ * then optional ";" and "MOVE:score" pairs, "%" comment. */
+typedef struct ObfPosition {
+	Board board;      /* from the side to move */
+	int side;         /* colour to move */
+	int nexpected;    /* number of MOVE:score pairs */
+	int expected_move[TEXT_OBF_MAX_MOVES];
+	int expected_score[TEXT_OBF_MAX_MOVES];
+} ObfPosition;
+
+/* size 8/6/4: number of squares expected is size*size.  Returns false and
+ * explains in err ("board has 63 squares") on bad input. */
+bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err);
+/* Write an OBF line (squares + space + side), no newline.  out >= 70. */
+void text_write_obf(Board b, int side, int size, char *out);
+
+/* A human-readable board (legal moves of the side to move marked '.'),
+ * several lines, each ending with '\n'.  Returns the length written. */
+size_t text_board_picture(const Game *g, bool mark_moves, char *out, size_t outlen);
+
+/* Transcript of g's moves (passes omitted), lower case.  out >= 2*nply+1. */
+void text_transcript(const Game *g, char *out);
+
+#endif

@@ -1,0 +1,58 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include "testutil.h"
+
+uint64_t ref_flips(uint64_t p, uint64_t o, int sq)
+{
+	static const int dr[8] = { -1, -1, -1, 0, 0, 1, 1, 1 };
+	static const int dc[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
+	if ((p | o) & (1ULL << sq))
+		return 0;
+	uint64_t flips = 0;
+	for (int d = 0; d < 8; d++) {
+		uint64_t line = 0;
+		int r = sq / 8 + dr[d], c = sq % 8 + dc[d];
+		while (r >= 0 && r < 8 && c >= 0 && c < 8 && (o & (1ULL << (r * 8 + c)))) {
+			line |= 1ULL << (r * 8 + c);
+			r += dr[d];
+			c += dc[d];
+		}
+		if (line && r >= 0 && r < 8 && c >= 0 && c < 8 && (p & (1ULL << (r * 8 + c))))
+			flips |= line;
+	}
+	return flips;
+}
+
+uint64_t ref_moves(uint64_t p, uint64_t o)
+{
+	uint64_t m = 0;
+	for (int sq = 0; sq < 64; sq++)
+		if (ref_flips(p, o, sq))
+			m |= 1ULL << sq;
+	return m;
+}
+
+uint64_t test_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+const char *test_data(const char *name)
+{
+	static char buf[4096];
+	const char *dir = getenv("EMILIA_TESTDATA");
+	snprintf(buf, sizeof buf, "%s/%s", dir ? dir : "tests/data", name);
+	return buf;
+}
+
+int test_run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,25 @@
+/* testutil.h - shared pieces of the Check suites. */
+#ifndef EMILIA_TESTUTIL_H
+#define EMILIA_TESTUTIL_H
+
+#include <check.h>
+#include <stdint.h>
+#include "board.h"
+
+/* Slow, obviously correct reference: loops over squares and directions. */
+uint64_t ref_moves(uint64_t p, uint64_t o);
+uint64_t ref_flips(uint64_t p, uint64_t o, int sq);
+
+/* Deterministic random numbers (xorshift64*). */
+uint64_t test_rand(uint64_t *state);
+
+/* Path of a fixture in tests/data (EMILIA_TESTDATA or ./tests/data). */
+const char *test_data(const char *name);
+
+/* Run one suite; returns the process exit status. */
+int test_run_suite(Suite *s);
+
+#define TEST_MAIN(suite_fn) \
+	int main(void) { return test_run_suite(suite_fn()); }
+
+#endif
