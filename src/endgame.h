@@ -1,0 +1,54 @@
+/*
+ * endgame.h - the exact and win/loss/draw endgame solver (issue 3).
+ *
+ * CONTRACT (other modules code against this; the solver's owner may add
+ * fields and functions but not change these):
+ *  - Scores are final disc differences from the side to move's view, empties
+ *    to the winner (board_final_score), for VARIANT_NORMAL; for VARIANT_ANTI
+ *    the value is (opponent discs - own discs) at the end, no empties added.
+ *  - WLD mode returns -1/0/+1 (loss/draw/win) in `score`.
+ *  - `stop` (may be NULL) is polled often; when it becomes true the solve
+ *    returns promptly with result.aborted = true.
+ *  - Same score for any thread count.
+ */
+#ifndef EMILIA_ENDGAME_H
+#define EMILIA_ENDGAME_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "game.h"
+
+typedef struct EndgameOptions {
+	int size;              /* 8, 6 or 4 */
+	Variant variant;
+	bool wld;              /* win/loss/draw only */
+	int threads;           /* >= 1 */
+	int hash_mb;           /* transposition table size; 0 = default */
+	atomic_bool *stop;     /* external stop request, or NULL */
+	/* progress callback (may be NULL): called from the solving thread
+	 * about once a second */
+	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
+	void *progress_user;
+} EndgameOptions;
+
+typedef struct EndgameResult {
+	int score;      /* exact score, or -1/0/+1 in WLD mode */
+	int move;       /* best move (square), BOARD_PASS, or BOARD_NOMOVE at game end */
+	uint64_t nodes;
+	double seconds;
+	bool aborted;   /* stopped before finishing: score/move not exact */
+} EndgameResult;
+
+/* Default options: 8x8, normal, exact, 1 thread, default hash, no stop. */
+EndgameOptions endgame_default_options(void);
+
+/* Solve b (side to move = b.p) exactly within the window (alpha, beta);
+ * use alpha = -65, beta = 65 for a full-window solve.  A score <= alpha or
+ * >= beta is a bound, as in alpha-beta. */
+EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta);
+
+/* Full-window solve. */
+EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * engine.h - the engine facade the protocols (GTP, NBoard, UGI, the
+ * terminal game) use: set a position, search with limits, stop, results
+ * through callbacks.  Search code never prints.
+ *
+ * CONTRACT (the protocols code against this; the search's owner may add
+ * fields and functions but not change these):
+ *  - engine_search() blocks until the search ends and returns the result.
+ *    It may be called from any thread; engine_stop() may be called from
+ *    another thread at any time and makes engine_search() return within a
+ *    few milliseconds with the best move found so far (always a legal move
+ *    when one exists).
+ *  - The game passed to engine_search() is not modified.  When the side to
+ *    move must pass, the result's move is BOARD_PASS; at game end
+ *    BOARD_NOMOVE.
+ *  - Scores are in discs from the side to move's view.
+ *  - The info callback is called from the searching thread after each
+ *    completed iteration (and for each PV line in multi-PV mode).
+ */
+#ifndef EMILIA_ENGINE_H
+#define EMILIA_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "game.h"
+
+typedef struct Engine Engine;
+
+/* Named levels; numeric levels are 0..60 (search depth, and exact solve at
+ * about 2x that many empties as in Edax). */
+enum { ENGINE_LEVEL_EASY = -1, ENGINE_LEVEL_NORMAL = -2, ENGINE_LEVEL_HARD = -3 };
+
+typedef struct EngineLimits {
+	int depth;          /* 0 = from level */
+	uint64_t nodes;     /* 0 = none */
+	double movetime;    /* seconds for this move, 0 = none */
+	double time_left;   /* clock of the side to move in seconds, < 0 = no clock */
+	double increment;   /* seconds added after each move (or byo-yomi per move) */
+	int moves_to_go;    /* moves until the clock is refilled, 0 = whole game */
+	bool infinite;      /* until engine_stop() */
+	int multipv;        /* 0/1 = best move only; N = the best N moves (analysis) */
+} EngineLimits;
+
+#define ENGINE_MAX_PV 64
+
+typedef struct EngineInfo {
+	int move;           /* best (or this PV line's) move */
+	int score;          /* discs, side to move's view */
+	int depth;          /* completed depth (plies) */
+	int selectivity;    /* percent confidence of ProbCut (100 = none) */
+	bool exact;         /* score proven by the solver */
+	bool wld;           /* proven win/loss/draw only */
+	bool book;          /* from the opening book */
+	int pv[ENGINE_MAX_PV];
+	int pvlen;
+	int multipv_index;  /* 1-based line number in multi-PV mode */
+	uint64_t nodes;
+	double seconds;
+} EngineInfo;
+
+typedef void (*EngineInfoFn)(const EngineInfo *info, void *user);
+
+/* Book hook: return a book move (square) for the game's position with its
+ * score in *score, or -1 when the book has none. */
+typedef int (*EngineBookFn)(void *ctx, const Game *g, int *score);
+
+Engine *engine_new(void);
+void engine_free(Engine *e);
+
+/* Options (take effect at the next search). */
+void engine_set_threads(Engine *e, int threads);
+bool engine_set_hash_mb(Engine *e, int mb);        /* false when it cannot allocate */
+void engine_set_level(Engine *e, int level);       /* 0..60 or ENGINE_LEVEL_* */
+void engine_set_seed(Engine *e, uint64_t seed);    /* randomness of Easy/Normal */
+void engine_set_book(Engine *e, EngineBookFn fn, void *ctx); /* fn NULL = no book */
+void engine_new_game(Engine *e);                   /* clear tables */
+
+/* Search the game's current position.  Returns the final info (move,
+ * score, pv ...).  `info` may be NULL. */
+EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
+                         EngineInfoFn info, void *user);
+
+/* Request the running search (if any) to stop; thread-safe. */
+void engine_stop(Engine *e);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * eval.h - static evaluation.
+ *
+ * Scores are in discs from the side to move's point of view (the final
+ * disc difference the position is expected to end with under best play),
+ * as int clamped to [-64, 64], so midgame and exact endgame scores mix in
+ * one search.  An Evaluator holds the weights of one board size and
+ * variant; eval_get() returns the built-in one (embedded in the binary).
+ */
+#ifndef EMILIA_EVAL_H
+#define EMILIA_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "game.h"
+
+typedef struct Evaluator Evaluator;
+
+/* Built-in evaluator for a board size (8, 6, 4) and variant; never NULL. */
+const Evaluator *eval_get(int size, Variant v);
+
+/* Static evaluation of (p to move, o). */
+int eval_score(const Evaluator *e, uint64_t p, uint64_t o);
+
+/* Replace the built-in 8x8 normal weights by a weights file; false and a
+ * message in err (>= 160 bytes) when the file is missing, corrupt or of
+ * another format, in which case nothing changes. */
+bool eval_load_file(const char *path, char *err);
+
+#endif
