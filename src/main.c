@@ -10,6 +10,7 @@ typedef struct Command {
 
 static const Command commands[] = {
 	{ "perft", cli_perft, "perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]" },
+	{ "solve", cli_solve, "solve FILE.obf|OBF|TRANSCRIPT [--threads N] [--hash MB] [--wld] [--board 8|6|4] [--variant normal|anti] [--json]" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,340 @@
+/*
+ * solve_cli.c - `emilia solve`: exact (or WLD) solves of OBF positions.
+ *
+ * Input: an OBF file (one position per line; blank lines and lines
+ * starting with '#' or '%' are skipped), or, when the argument is not a
+ * readable file, a single OBF line or a transcript from the start position.
+ * Output: a table on stdout (or JSON Lines with --json), progress on
+ * stderr, malformed lines reported on stderr with their line number and
+ * skipped.  Exit status: 0 when every position was solved and agrees with
+ * the file's expected score; 1 when a result is WRONG or a line was
+ * malformed or a solve was interrupted; 2 for a usage error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "endgame.h"
+#include "text.h"
+#include "util.h"
+
+typedef struct SolveCli {
+	EndgameOptions opt;
+	bool json;
+	bool quiet;
+	const char *source;  /* file name, for messages */
+	int n;               /* position number (non-blank, non-comment lines) */
+	int positions;       /* solved */
+	int wrong;
+	int malformed;
+	int aborted;
+	uint64_t nodes;
+	double seconds;
+	/* progress state */
+	int cur_n;
+	double last_report;
+	bool tty;
+} SolveCli;
+
+static int usage(void)
+{
+	fprintf(stderr,
+	        "usage: emilia solve FILE.obf|OBF-LINE|TRANSCRIPT [--threads N] [--hash MB] [--wld]\n"
+	        "                    [--board 8|6|4] [--variant normal|anti] [--json] [--quiet]\n");
+	return 2;
+}
+
+static void progress(void *user, int bound, uint64_t nodes, double elapsed)
+{
+	SolveCli *c = user;
+	if (c->quiet || elapsed < 2.0 || elapsed - c->last_report < (c->tty ? 1.0 : 10.0))
+		return;
+	c->last_report = elapsed;
+	fprintf(stderr, "%sposition %d: bound %+d, %llu nodes, %.1f s, %.1f Mn/s%s", c->tty ? "\r" : "",
+	        c->cur_n, bound, (unsigned long long)nodes, elapsed, elapsed > 0 ? nodes / elapsed / 1e6 : 0.0,
+	        c->tty ? "   " : "\n");
+	fflush(stderr);
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+/* Expected result from the OBF pairs: the best listed score, and whether
+ * `move` is one of the moves listed with that score. */
+static bool expected_of(const ObfPosition *pos, int *score, bool *move_listed, int move)
+{
+	if (pos->nexpected == 0)
+		return false;
+	int best = pos->expected_score[0];
+	for (int i = 1; i < pos->nexpected; i++)
+		if (pos->expected_score[i] > best)
+			best = pos->expected_score[i];
+	*move_listed = false;
+	for (int i = 0; i < pos->nexpected; i++)
+		if (pos->expected_score[i] == best && pos->expected_move[i] == move)
+			*move_listed = true;
+	*score = best;
+	return true;
+}
+
+static void solve_one(SolveCli *c, const ObfPosition *pos)
+{
+	const int size = c->opt.size;
+	c->cur_n = c->n;
+	c->last_report = 0;
+	EndgameResult r = endgame_solve(pos->board, &c->opt);
+	if (!c->quiet && c->tty && r.seconds >= 2.0)
+		fprintf(stderr, "\r%60s\r", "");
+	int empties = bit_count(board_geometry(size) & ~(pos->board.p | pos->board.o));
+	char mv[8], obf[80];
+	if (r.move == BOARD_NOMOVE)
+		strcpy(mv, "--");
+	else
+		text_square(r.move, mv);
+	text_write_obf(pos->board, pos->side, size, obf);
+	int exp = 0;
+	bool listed = false;
+	bool has_exp = expected_of(pos, &exp, &listed, r.move);
+	bool ok = true;
+	if (has_exp) {
+		if (c->opt.wld) {
+			int sign = exp > 0 ? 1 : exp < 0 ? -1 : 0;
+			ok = r.score == sign;
+		} else {
+			ok = r.score == exp && listed;
+		}
+	}
+	if (r.aborted)
+		ok = false;
+	double nps = r.seconds > 0 ? (double)r.nodes / r.seconds : 0;
+	c->positions++;
+	c->nodes += r.nodes;
+	c->seconds += r.seconds;
+	if (r.aborted)
+		c->aborted++;
+	else if (has_exp && !ok)
+		c->wrong++;
+	if (c->json) {
+		printf("{\"n\":%d,\"board\":", c->n);
+		json_string(obf);
+		printf(",\"empties\":%d,\"move\":\"%s\",\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f,\"nps\":%.0f",
+		       empties, mv, r.score, (unsigned long long)r.nodes, r.seconds, nps);
+		if (has_exp)
+			printf(",\"expected\":%d,\"ok\":%s", c->opt.wld ? (exp > 0) - (exp < 0) : exp,
+			       ok ? "true" : "false");
+		if (r.aborted)
+			printf(",\"aborted\":true");
+		printf("}\n");
+	} else {
+		char sc[16];
+		snprintf(sc, sizeof sc, "%+d", r.score);
+		printf("%4d %7d %5s %9s %14llu %9.3f %12.0f  %s\n", c->n, empties, mv, sc,
+		       (unsigned long long)r.nodes, r.seconds, nps,
+		       r.aborted ? "ABORTED" : has_exp ? (ok ? "ok" : "WRONG") : "-");
+	}
+	fflush(stdout);
+}
+
+static void header(const SolveCli *c)
+{
+	if (!c->json)
+		printf("%4s %7s %5s %9s %14s %9s %12s  %s\n", "n", "empties", "move", "score", "nodes", "seconds",
+		       "nodes/s", "result");
+}
+
+static void totals(const SolveCli *c)
+{
+	double nps = c->seconds > 0 ? (double)c->nodes / c->seconds : 0;
+	if (c->json) {
+		printf("{\"totals\":true,\"positions\":%d,\"wrong\":%d,\"malformed\":%d,\"aborted\":%d,"
+		       "\"nodes\":%llu,\"seconds\":%.3f,\"nps\":%.0f}\n",
+		       c->positions, c->wrong, c->malformed, c->aborted, (unsigned long long)c->nodes, c->seconds, nps);
+	} else {
+		printf("totals: positions %d, wrong %d, malformed %d, nodes %llu, seconds %.3f, nodes/s %.0f\n",
+		       c->positions, c->wrong, c->malformed, (unsigned long long)c->nodes, c->seconds, nps);
+	}
+}
+
+/* One line of a file: skip blanks and comments, report malformed lines. */
+static void solve_line(SolveCli *c, char *line, long lineno)
+{
+	size_t len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = 0;
+	const char *s = line;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '#' || *s == '%')
+		return;
+	c->n++;
+	ObfPosition pos;
+	char err[TEXT_ERR];
+	if (!text_parse_obf(s, c->opt.size, &pos, err)) {
+		fprintf(stderr, "%s:%ld: %s (line skipped)\n", c->source, lineno, err);
+		c->malformed++;
+		return;
+	}
+	solve_one(c, &pos);
+}
+
+static int solve_file(SolveCli *c, FILE *f)
+{
+	/* lines of any length: read in chunks, remember when a line is too long */
+	size_t cap = 256, len = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return 1;
+	long lineno = 0;
+	int ch;
+	bool pending = false;
+	while ((ch = fgetc(f)) != EOF || pending) {
+		if (ch == EOF || ch == '\n') {
+			buf[len] = 0;
+			lineno++;
+			solve_line(c, buf, lineno);
+			len = 0;
+			pending = false;
+			if (ch == EOF)
+				break;
+			continue;
+		}
+		pending = true;
+		if (ch == 0) {
+			ch = '?'; /* NUL bytes: make the line malformed rather than truncated */
+		}
+		if (len + 2 > cap) {
+			if (cap >= (1u << 20)) {
+				/* a 1 MiB line is garbage: keep its start, drop the rest */
+				continue;
+			}
+			cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return 1;
+			}
+			buf = nb;
+		}
+		buf[len++] = (char)ch;
+	}
+	free(buf);
+	return 0;
+}
+
+int cli_solve(int argc, char **argv)
+{
+	SolveCli c;
+	memset(&c, 0, sizeof c);
+	c.opt = endgame_default_options();
+	long v;
+	char input[4096];
+	size_t ilen = 0;
+	input[0] = 0;
+	int npos = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--threads") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 1, 256, &v)) {
+				fprintf(stderr, "solve: threads must be 1..256, not '%s'\n", argv[i]);
+				return 2;
+			}
+			c.opt.threads = (int)v;
+		} else if (!strcmp(a, "--hash") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 1, 65536, &v)) {
+				fprintf(stderr, "solve: hash must be 1..65536 MB, not '%s'\n", argv[i]);
+				return 2;
+			}
+			c.opt.hash_mb = (int)v;
+		} else if (!strcmp(a, "--board") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 4, 8, &v) || !board_geometry((int)v)) {
+				fprintf(stderr, "solve: board size must be 8, 6 or 4, not '%s'\n", argv[i]);
+				return 2;
+			}
+			c.opt.size = (int)v;
+		} else if (!strcmp(a, "--variant") && i + 1 < argc) {
+			const char *s = argv[++i];
+			if (!strcmp(s, "normal"))
+				c.opt.variant = VARIANT_NORMAL;
+			else if (!strcmp(s, "anti"))
+				c.opt.variant = VARIANT_ANTI;
+			else {
+				fprintf(stderr, "solve: variant must be normal or anti, not '%s'\n", s);
+				return 2;
+			}
+		} else if (!strcmp(a, "--wld")) {
+			c.opt.wld = true;
+		} else if (!strcmp(a, "--json")) {
+			c.json = true;
+		} else if (!strcmp(a, "--quiet")) {
+			c.quiet = true;
+		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
+			fprintf(stderr, "solve: unknown option '%s'\n", a);
+			return usage();
+		} else {
+			/* positional words are joined: an OBF line may come as two words */
+			size_t l = strlen(a);
+			if (ilen + l + 2 > sizeof input) {
+				fprintf(stderr, "solve: input too long\n");
+				return 2;
+			}
+			if (ilen)
+				input[ilen++] = ' ';
+			memcpy(input + ilen, a, l + 1);
+			ilen += l;
+			npos++;
+		}
+	}
+	if (!npos)
+		return usage();
+	c.tty = isatty(fileno(stderr));
+	c.opt.progress = progress;
+	c.opt.progress_user = &c;
+	FILE *f = npos == 1 ? fopen(input, "r") : NULL;
+	if (f) {
+		c.source = input;
+		header(&c);
+		int rc = solve_file(&c, f);
+		if (ferror(f)) {
+			fprintf(stderr, "solve: %s: read error: %s\n", input, strerror(errno));
+			rc = 1;
+		}
+		fclose(f);
+		if (rc)
+			return 1;
+	} else {
+		ObfPosition pos;
+		char err[TEXT_ERR], err2[TEXT_ERR];
+		if (!text_parse_obf(input, c.opt.size, &pos, err)) {
+			Game g;
+			game_init(&g, c.opt.size, c.opt.variant);
+			if (!text_apply_transcript(&g, input, err2)) {
+				fprintf(stderr, "solve: '%.60s%s' is not a readable file, an OBF line (%s) or a transcript (%s)\n",
+				        input, strlen(input) > 60 ? "..." : "", err, err2);
+				return 2;
+			}
+			memset(&pos, 0, sizeof pos);
+			pos.board = g.board;
+			pos.side = g.side;
+		}
+		c.source = "argument";
+		c.n = 1;
+		header(&c);
+		solve_one(&c, &pos);
+	}
+	totals(&c);
+	return c.wrong || c.malformed || c.aborted ? 1 : 0;
+}
