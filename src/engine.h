@@ -80,7 +80,18 @@ void engine_new_game(Engine *e);                   /* clear tables */
 EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
                          EngineInfoFn info, void *user);
 
-/* Request the running search (if any) to stop; thread-safe. */
+/* Request the running search (if any) to stop; thread-safe.  A request
+ * made while no search runs is ignored (it does not cancel a later one). */
 void engine_stop(Engine *e);
+
+/* ---- extensions (search owner) ---------------------------------------- */
+
+/* What a level means for a search: the deepest midgame iteration, the
+ * number of empties from which the engine solves exactly, and for Easy and
+ * Normal the margin in discs within which a move is picked at random
+ * (< 0: always the best).  `timed`: the search has a clock, in which case
+ * Hard is limited by the clock only.  The table is in README.md
+ * ("Search"). */
+void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, int *random_margin);
 
 #endif

@@ -1,0 +1,429 @@
+/*
+ * engine.c - the engine facade (contract in engine.h): iterative
+ * deepening with aspiration windows over search.c's root search, lazy SMP
+ * threads sharing one transposition table, time management (timeman.h),
+ * levels, the random choice of Easy/Normal, multi-PV, the book hook.
+ *
+ * Threads (lazy SMP): the calling thread is search thread 0 and drives the
+ * iterations, the clock and the reports; helpers 1..N-1 run the same
+ * iterative deepening on their own copy of the root move list, odd
+ * helpers one ply deeper, and only feed the shared table.  Every thread
+ * polls the same atomic stop flag; thread 0 raises it when it is done and
+ * joins the helpers, so engine_search() returns only after all threads
+ * have left the table.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "engine.h"
+#include "search.h"
+#include "timeman.h"
+#include "tt.h"
+#include "util.h"
+
+/* In timed play the exact solve starts once the midgame depth is within
+ * this many plies of the end. */
+#define ENGINE_SOLVE_LEAD 8
+/* Untimed Hard plays as this numeric level. */
+#define ENGINE_HARD_UNTIMED_LEVEL 16
+
+struct Engine {
+	TT tt;
+	int hash_mb;
+	int nthreads;
+	int level;
+	uint64_t rng;
+	EngineBookFn book;
+	void *book_ctx;
+	SearchShared sh;
+	atomic_bool running;
+};
+
+/* What a level means for one search. */
+typedef struct EnginePlan {
+	int depth;          /* deepest midgame iteration */
+	int exact_empties;  /* solve exactly from this many empties on */
+	int sel;            /* ProbCut level of the midgame iterations */
+	int random_margin;  /* Easy/Normal: play any move this close to the best; < 0 = best */
+} EnginePlan;
+
+/* The ProbCut level of midgame iterations. */
+#define ENGINE_MIDGAME_SEL SEARCH_SEL_NONE
+
+void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, int *random_margin)
+{
+	int d, x, r = -1;
+	switch (level) {
+	case ENGINE_LEVEL_EASY:
+		d = 2, x = 6, r = 6;
+		break;
+	case ENGINE_LEVEL_NORMAL:
+		d = 6, x = 14, r = 1;
+		break;
+	case ENGINE_LEVEL_HARD:
+		if (timed) {
+			d = 60, x = 60;
+			break;
+		}
+		level = ENGINE_HARD_UNTIMED_LEVEL;
+		/* fall through */
+	default:
+		if (level < 0)
+			level = 0;
+		if (level > 60)
+			level = 60;
+		d = level < 1 ? 1 : level;
+		x = level <= 10 ? 2 * level : level + 10;
+		if (x > 60)
+			x = 60;
+		break;
+	}
+	*depth = d;
+	*exact_empties = x;
+	*random_margin = r;
+}
+
+Engine *engine_new(void)
+{
+	Engine *e = calloc(1, sizeof *e);
+	if (!e)
+		return NULL;
+	if (!tt_init(&e->tt, TT_DEFAULT_MB)) {
+		free(e);
+		return NULL;
+	}
+	e->hash_mb = TT_DEFAULT_MB;
+	e->nthreads = 1;
+	e->level = ENGINE_LEVEL_HARD;
+	e->rng = 0x9E3779B97F4A7C15ULL;
+	atomic_init(&e->running, false);
+	search_shared_init(&e->sh, &e->tt, 8, VARIANT_NORMAL);
+	return e;
+}
+
+void engine_free(Engine *e)
+{
+	if (!e)
+		return;
+	tt_free(&e->tt);
+	free(e);
+}
+
+void engine_set_threads(Engine *e, int threads)
+{
+	if (threads < 1)
+		threads = 1;
+	if (threads > SEARCH_MAX_THREADS)
+		threads = SEARCH_MAX_THREADS;
+	e->nthreads = threads;
+}
+
+bool engine_set_hash_mb(Engine *e, int mb)
+{
+	if (mb < 1 || mb > TT_MAX_MB)
+		return false;
+	TT t;
+	if (!tt_init(&t, mb))
+		return false;
+	tt_free(&e->tt);
+	e->tt = t;
+	e->hash_mb = mb;
+	return true;
+}
+
+void engine_set_level(Engine *e, int level)
+{
+	if (level > 60)
+		level = 60;
+	if (level < ENGINE_LEVEL_HARD)
+		level = ENGINE_LEVEL_HARD;
+	e->level = level;
+}
+
+void engine_set_seed(Engine *e, uint64_t seed)
+{
+	e->rng = seed ? seed : 0x9E3779B97F4A7C15ULL;
+}
+
+void engine_set_book(Engine *e, EngineBookFn fn, void *ctx)
+{
+	e->book = fn;
+	e->book_ctx = ctx;
+}
+
+void engine_new_game(Engine *e)
+{
+	tt_clear(&e->tt);
+}
+
+void engine_stop(Engine *e)
+{
+	if (atomic_load(&e->running))
+		atomic_store(&e->sh.stop, true);
+}
+
+/* xorshift64* */
+static uint64_t engine_rand(Engine *e)
+{
+	uint64_t x = e->rng;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	e->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static void engine_fill_info(EngineInfo *in, const SearchRootMove *r, int depth, int sel,
+                             bool exact, const SearchShared *sh, double start)
+{
+	in->move = r->move;
+	in->score = r->score;
+	in->depth = depth;
+	in->selectivity = search_sel_percent(sel);
+	in->exact = exact;
+	in->wld = false;
+	in->book = false;
+	in->pvlen = r->pvlen < ENGINE_MAX_PV ? r->pvlen : ENGINE_MAX_PV;
+	memcpy(in->pv, r->pv, sizeof(int) * (size_t)in->pvlen);
+	atomic_store_explicit(&sh->threads[0].nodes_pub, sh->threads[0].nodes, memory_order_relaxed);
+	in->nodes = search_total_nodes(sh);
+	in->seconds = util_now() - start;
+}
+
+typedef struct EngineHelper {
+	SearchThread *t;
+	Board b;
+	EnginePlan plan;
+	int empties;
+	pthread_t tid;
+} EngineHelper;
+
+/* Depth and selectivity of iteration d; false when the schedule is over. */
+static bool engine_iteration(const EnginePlan *pl, int d, int empties, int *depth, int *sel)
+{
+	if (empties <= pl->exact_empties && (d > pl->depth || d + ENGINE_SOLVE_LEAD >= empties)) {
+		*depth = empties;
+		*sel = SEARCH_SEL_NONE;
+		return true;
+	}
+	if (d > pl->depth)
+		return false;
+	*depth = d >= empties ? empties : d;
+	*sel = pl->sel;
+	return true;
+}
+
+static void *engine_helper_main(void *arg)
+{
+	EngineHelper *h = arg;
+	SearchThread *t = h->t;
+	SearchRootMove rm[SEARCH_MAX_MOVES];
+	int n = search_root_moves(t, h->b, rm);
+	for (int d = 1 + (t->id & 1);; d++) {
+		int depth, sel;
+		if (!engine_iteration(&h->plan, d, h->empties, &depth, &sel))
+			break;
+		t->sel = sel;
+		search_root(t, h->b, rm, n, depth, -SEARCH_INF, SEARCH_INF, 1);
+		if (t->aborted || (depth >= h->empties && sel == SEARCH_SEL_NONE))
+			break;
+	}
+	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+	return NULL;
+}
+
+EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
+                         EngineInfoFn info, void *user)
+{
+	const double start = util_now();
+	EngineLimits nolim = { 0, 0, 0, -1, 0, 0, false, 0 };
+	if (!lim)
+		lim = &nolim;
+	SearchShared *sh = &e->sh;
+	search_shared_init(sh, &e->tt, g->size, g->variant);
+	atomic_store(&e->running, true);
+	tt_new_search(&e->tt);
+
+	EngineInfo res;
+	memset(&res, 0, sizeof res);
+	res.selectivity = 100;
+	res.multipv_index = 1;
+	const Board b = g->board;
+	const int empties = game_empties(g);
+
+	SearchThread *threads = calloc((size_t)e->nthreads, sizeof *threads);
+	int nthreads = threads ? e->nthreads : 1;
+	SearchThread single;
+	if (!threads)
+		threads = &single;
+	sh->threads = threads;
+	sh->nthreads = nthreads;
+	for (int i = 0; i < nthreads; i++)
+		search_thread_init(&threads[i], sh, i);
+	SearchThread *t0 = &threads[0];
+
+	if (!game_moves(g)) {
+		if (game_is_over(g)) {
+			res.move = BOARD_NOMOVE;
+			res.score = board_final_score(b, g->size, g->variant);
+			res.exact = true;
+		} else {
+			/* forced pass: a short search of the opponent's reply for a score */
+			int d = empties < 4 ? empties : 4;
+			t0->sel = SEARCH_SEL_NONE;
+			res.move = BOARD_PASS;
+			res.score = -search_value(t0, board_pass(b), d, -SEARCH_INF, SEARCH_INF);
+			res.depth = d;
+			res.exact = d >= empties;
+			res.pv[0] = BOARD_PASS;
+			res.pvlen = 1;
+		}
+		res.nodes = t0->nodes;
+		res.seconds = util_now() - start;
+		if (threads != &single)
+			free(threads);
+		atomic_store(&e->running, false);
+		return res;
+	}
+
+	if (e->book && lim->multipv <= 1) {
+		int score = 0;
+		int mv = e->book(e->book_ctx, g, &score);
+		if (mv >= 0 && mv < 64 && (game_moves(g) & bit_of(mv))) {
+			res.move = mv;
+			res.score = score;
+			res.book = true;
+			res.pv[0] = mv;
+			res.pvlen = 1;
+			res.seconds = util_now() - start;
+			if (info)
+				info(&res, user);
+			if (threads != &single)
+				free(threads);
+			atomic_store(&e->running, false);
+			return res;
+		}
+	}
+
+	/* the plan */
+	const bool timed = lim->movetime > 0 || lim->time_left >= 0;
+	EnginePlan plan;
+	engine_level_plan(e->level, timed || lim->infinite, &plan.depth, &plan.exact_empties, &plan.random_margin);
+	plan.sel = ENGINE_MIDGAME_SEL;
+	if (lim->infinite) {
+		plan.depth = 60;
+		plan.exact_empties = 60;
+	}
+	if (lim->depth > 0) {
+		plan.depth = lim->depth;
+		plan.exact_empties = lim->depth;
+	}
+	int multipv = lim->multipv > 1 ? lim->multipv : 1;
+	if (plan.random_margin >= 0 && lim->multipv <= 1)
+		multipv = SEARCH_MAX_MOVES; /* exact scores for every move */
+	TimePlan tp = timeman_plan(lim, empties);
+	sh->hard_deadline = tp.hard > 0 ? start + tp.hard : 0;
+	sh->node_limit = lim->nodes;
+
+	SearchRootMove rm[SEARCH_MAX_MOVES];
+	const int n = search_root_moves(t0, b, rm);
+	if (multipv > n)
+		multipv = n;
+	engine_fill_info(&res, &rm[0], 0, plan.sel, false, sh, start);
+
+	EngineHelper helpers[SEARCH_MAX_THREADS];
+	int nhelpers = 0;
+	for (int i = 1; i < nthreads; i++) {
+		EngineHelper *h = &helpers[nhelpers];
+		h->t = &threads[i];
+		h->b = b;
+		h->plan = plan;
+		h->empties = empties;
+		if (pthread_create(&h->tid, NULL, engine_helper_main, h) == 0)
+			nhelpers++;
+	}
+
+	int last_best = -1, stable = 0, res_sel = SEARCH_SEL_NONE;
+	for (int d = 1;; d++) {
+		int depth, sel;
+		if (!engine_iteration(&plan, d, empties, &depth, &sel))
+			break;
+		t0->sel = sel;
+		int alpha = -SEARCH_INF, beta = SEARCH_INF;
+		if (d >= 4 && multipv == 1 && rm[0].searched) {
+			alpha = rm[0].score - 2;
+			beta = rm[0].score + 2;
+		}
+		for (;;) {
+			int v = search_root(t0, b, rm, n, depth, alpha, beta, multipv);
+			if (t0->aborted)
+				break;
+			if (v <= alpha && alpha > -SEARCH_INF)
+				alpha = -SEARCH_INF;
+			else if (v >= beta && beta < SEARCH_INF)
+				beta = SEARCH_INF;
+			else
+				break;
+		}
+		if (t0->aborted)
+			break;
+		const bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
+		engine_fill_info(&res, &rm[0], depth, sel, exact, sh, start);
+		res_sel = sel;
+		if (info) {
+			int lines = lim->multipv > 1 ? multipv : 1;
+			for (int i = 0; i < lines; i++) {
+				EngineInfo li;
+				engine_fill_info(&li, &rm[i], depth, sel, exact, sh, start);
+				li.multipv_index = i + 1;
+				info(&li, user);
+			}
+		}
+		if (exact)
+			break;
+		if (lim->depth > 0 && depth >= lim->depth)
+			break;
+		if (rm[0].move == last_best) {
+			stable++;
+		} else {
+			stable = 0;
+			last_best = rm[0].move;
+		}
+		if (timed && n == 1 && !lim->infinite)
+			break; /* forced move */
+		if (tp.soft > 0 && !lim->infinite) {
+			double factor = d < 2 ? 1.0 : stable == 0 ? 2.0 : stable >= 3 ? 0.5 : 1.0;
+			double el = util_now() - start;
+			/* the next iteration costs a few times this one */
+			if (el * 2.5 > tp.soft * factor || el >= tp.soft)
+				break;
+		}
+	}
+	if (lim->infinite) {
+		const struct timespec ms = { 0, 1000000 };
+		while (!atomic_load(&sh->stop))
+			nanosleep(&ms, NULL);
+	}
+	atomic_store(&sh->stop, true);
+	for (int i = 0; i < nhelpers; i++)
+		pthread_join(helpers[i].tid, NULL);
+	atomic_store_explicit(&t0->nodes_pub, t0->nodes, memory_order_relaxed);
+
+	if (plan.random_margin >= 0 && lim->multipv <= 1 && res.depth > 0 && n > 1) {
+		int cand = 0;
+		while (cand < n && rm[cand].searched && rm[cand].score >= rm[0].score - plan.random_margin)
+			cand++;
+		if (cand > 1) {
+			int k = (int)(engine_rand(e) % (uint64_t)cand);
+			engine_fill_info(&res, &rm[k], res.depth, res_sel,
+			                 res.exact, sh, start);
+		}
+	}
+	res.nodes = search_total_nodes(sh);
+	res.seconds = util_now() - start;
+	if (threads != &single)
+		free(threads);
+	atomic_store(&e->running, false);
+	return res;
+}

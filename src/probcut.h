@@ -1,0 +1,33 @@
+/*
+ * probcut.h - the fitted parameters of multi-ProbCut (used by search.c).
+ *
+ * Model: the value v of a depth-d search is predicted from the value s of
+ * a depth-`shallow` search of the same position as v ~ a * s + b, with a
+ * residual standard deviation sigma(d, empties).  The constants are
+ * produced by tools/emilia-probcut.c (see its header for the method and
+ * probcut.c for the data the current ones came from); they belong to the
+ * evaluation they were fitted with, so refit when the evaluation changes.
+ */
+#ifndef EMILIA_PROBCUT_H
+#define EMILIA_PROBCUT_H
+
+/* ProbCut is tried from this depth on. */
+#define PROBCUT_MIN_DEPTH 3
+/* Depths with their own fitted (a, b); deeper ones use the last. */
+#define PROBCUT_MAX_FIT_DEPTH 14
+
+typedef struct ProbCutModel {
+	int shallow;   /* depth of the shallow search */
+	double a, b;   /* v ~ a * s + b */
+} ProbCutModel;
+
+/* Shallow depth used for a depth-d search (the fitting tool uses it too). */
+int probcut_shallow_depth(int depth);
+
+/* The model of depth d (>= PROBCUT_MIN_DEPTH). */
+const ProbCutModel *probcut_model(int depth);
+
+/* Residual deviation (discs) for depth d at `empties` empty squares. */
+double probcut_sigma(int depth, int empties);
+
+#endif

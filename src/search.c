@@ -1,0 +1,487 @@
+/*
+ * search.c - principal-variation search (design in search.h).
+ *
+ * Node kinds follow the classic PVS roles: PV nodes are searched with an
+ * open window and keep a triangular PV; the other nodes get a null window
+ * and are expected to cut (CUT) or to fail low (ALL); the kinds alternate
+ * CUT -> ALL -> CUT below a PV node's later children.  Move ordering:
+ * the table move first; then, at PV and CUT nodes deep enough, the value
+ * of a shallow search of each child; everywhere the opponent's mobility
+ * after the move (fastest first, corners counted twice) and a corner
+ * bonus.  ALL nodes search every move anyway and skip the expensive part.
+ *
+ * Multi-ProbCut (non-PV nodes, depth >= SEARCH_PC_MIN_DEPTH, not when the
+ * search reaches the end of the game): the value v of a search of depth
+ * d is predicted from the value s of a shallow search of depth
+ * search_pc_depth(d) as v ~ a(d) * s + b(d) with residual deviation
+ * sigma(d, empties); with confidence t = search_pc_t[sel] the node is cut
+ * when the shallow search proves s >= (beta + t sigma - b) / a (fail high)
+ * or s <= (alpha - t sigma - b) / a (fail low).  The parameters are
+ * fitted from data by tools/emilia-probcut.c; the constants and how they
+ * were obtained are in probcut.h.
+ */
+#include <math.h>
+#include <string.h>
+#include "probcut.h"
+#include "search.h"
+#include "util.h"
+
+enum { NODE_PV = 0, NODE_CUT = 1, NODE_ALL = 2 };
+
+/* At most this many empties with depth >= empties: plain exact solver. */
+#define SEARCH_SOLVE_SMALL 5
+/* Depth from which PV/CUT nodes order moves by a shallow search. */
+#define SEARCH_SORT_SEARCH_DEPTH 5
+/* Depth from which moves are ordered by the child's static evaluation. */
+#define SEARCH_SORT_EVAL_DEPTH 3
+#define SEARCH_POLL_NODES 1024
+
+static const double search_pc_t[SEARCH_SEL_NONE] = { 1.1, 1.5, 2.0, 2.6, 3.3 };
+static const int search_sel_pct[SEARCH_SEL_NONE + 1] = { 73, 87, 95, 98, 99, 100 };
+
+int search_sel_percent(int sel)
+{
+	if (sel < 0)
+		sel = 0;
+	if (sel > SEARCH_SEL_NONE)
+		sel = SEARCH_SEL_NONE;
+	return search_sel_pct[sel];
+}
+
+void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
+{
+	sh->tt = tt;
+	sh->size = size;
+	sh->variant = v;
+	sh->ev = eval_get(size, v);
+	sh->geo = board_geometry(size);
+	sh->corners = size == 8 ? 0x8100000000000081ULL : size == 6 ? 0x0000210000000021ULL
+	                                                            : 0x0000000009000009ULL;
+	atomic_store(&sh->stop, false);
+	sh->hard_deadline = 0;
+	sh->node_limit = 0;
+}
+
+void search_thread_init(SearchThread *t, SearchShared *sh, int id)
+{
+	t->sh = sh;
+	t->id = id;
+	t->nodes = 0;
+	atomic_store_explicit(&t->nodes_pub, 0, memory_order_relaxed);
+	t->next_poll = SEARCH_POLL_NODES;
+	t->sel = SEARCH_SEL_NONE;
+	t->aborted = false;
+	t->pvlen[0] = 0;
+}
+
+uint64_t search_total_nodes(const SearchShared *sh)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < sh->nthreads; i++)
+		n += atomic_load_explicit(&sh->threads[i].nodes_pub, memory_order_relaxed);
+	return n;
+}
+
+/* Publish the node count and check the clock and the node limit. */
+static void search_poll(SearchThread *t)
+{
+	SearchShared *sh = t->sh;
+	t->next_poll = t->nodes + SEARCH_POLL_NODES;
+	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+	if (sh->hard_deadline > 0 && util_now() >= sh->hard_deadline)
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	if (sh->node_limit && search_total_nodes(sh) >= sh->node_limit)
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+}
+
+/* True when the search must unwind now. */
+static inline bool search_stopped(SearchThread *t)
+{
+	if (t->nodes >= t->next_poll)
+		search_poll(t);
+	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed))
+		t->aborted = true;
+	return t->aborted;
+}
+
+static inline int search_final(const SearchShared *sh, Board b)
+{
+	return board_final_score(b, sh->size, sh->variant);
+}
+
+/* Static value of a leaf. */
+static inline int search_leaf(const SearchShared *sh, Board b)
+{
+	if (!(sh->geo & ~(b.p | b.o)) || !b.p || !b.o)
+		return search_final(sh, b);
+	return eval_score(sh->ev, b.p, b.o);
+}
+
+/* Exact solve of a position with few empties `empt`; passed: the previous
+ * ply was a pass. */
+static int search_solve_small(SearchThread *t, Board b, int alpha, int beta, uint64_t empt, bool passed)
+{
+	t->nodes++;
+	int best = -SEARCH_INF;
+	for (uint64_t m = empt; m; m = bit_pop(m)) {
+		int sq = bit_first(m);
+		uint64_t f = board_flips(b.p, b.o, sq);
+		if (!f)
+			continue;
+		int v = -search_solve_small(t, board_apply(b, sq, f), -beta, -alpha, empt & ~bit_of(sq), false);
+		if (v > best) {
+			best = v;
+			if (v > alpha) {
+				alpha = v;
+				if (v >= beta)
+					break;
+			}
+		}
+	}
+	if (best == -SEARCH_INF) {
+		if (passed || !empt)
+			return search_final(t->sh, b);
+		return -search_solve_small(t, board_pass(b), -beta, -alpha, empt, true);
+	}
+	return best;
+}
+
+/* Depth 1: best child by static evaluation. */
+static int search_depth1(SearchThread *t, Board b, int alpha, int beta)
+{
+	const SearchShared *sh = t->sh;
+	t->nodes++;
+	uint64_t moves = board_moves(b.p, b.o) & sh->geo;
+	if (!moves) {
+		if (!(board_moves(b.o, b.p) & sh->geo))
+			return search_final(sh, b);
+		return -search_depth1(t, board_pass(b), -beta, -alpha);
+	}
+	int best = -SEARCH_INF;
+	for (; moves; moves = bit_pop(moves)) {
+		int sq = bit_first(moves);
+		Board c = board_apply(b, sq, board_flips(b.p, b.o, sq));
+		t->nodes++;
+		int v = -search_leaf(sh, c);
+		if (v > best) {
+			best = v;
+			if (v >= beta)
+				break;
+		}
+	}
+	return best;
+}
+
+typedef struct SearchMove {
+	int sq;
+	uint64_t flips;
+	int val;
+} SearchMove;
+
+static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, int ply, int kind);
+
+/* Depth of the shallow search used to order moves at depth `depth`. */
+static inline int search_sort_depth(int depth)
+{
+	if (depth < SEARCH_SORT_SEARCH_DEPTH)
+		return -1;
+	int d = (depth - 3) / 3;
+	return d > 4 ? 4 : d;
+}
+
+/* Fill and score the move list of b (moves != 0). */
+static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, int depth, int ply,
+                        int kind, SearchMove *ml)
+{
+	const SearchShared *sh = t->sh;
+	const bool anti = sh->variant == VARIANT_ANTI;
+	int n = 0;
+	const int sd = kind == NODE_ALL ? -1 : search_sort_depth(depth);
+	for (; moves; moves = bit_pop(moves)) {
+		int sq = bit_first(moves);
+		SearchMove *m = &ml[n++];
+		m->sq = sq;
+		m->flips = board_flips(b.p, b.o, sq);
+		if (sq == ttmove) {
+			m->val = 1 << 30;
+			continue;
+		}
+		Board c = board_apply(b, sq, m->flips);
+		uint64_t om = board_moves(c.p, c.o) & sh->geo;
+		int val = -(bit_count(om) + bit_count(om & sh->corners)) * 64;
+		if (bit_of(sq) & sh->corners)
+			val += anti ? -256 : 256;
+		if (sd >= 0) {
+			int s = sd == 0 ? search_leaf(sh, c) : search_pvs(t, c, -SEARCH_INF, SEARCH_INF, sd, ply + 1, NODE_CUT);
+			val -= s * 256;
+		} else if (depth >= SEARCH_SORT_EVAL_DEPTH) {
+			val -= search_leaf(sh, c) * 64;
+		}
+		m->val = val;
+	}
+	return n;
+}
+
+/* Move the best-valued move of ml[i..n) to ml[i]. */
+static inline void search_pick(SearchMove *ml, int i, int n)
+{
+	int bi = i;
+	for (int j = i + 1; j < n; j++)
+		if (ml[j].val > ml[bi].val)
+			bi = j;
+	if (bi != i) {
+		SearchMove tmp = ml[i];
+		ml[i] = ml[bi];
+		ml[bi] = tmp;
+	}
+}
+
+/* Multi-ProbCut at a non-PV node; returns true with *out set when the node
+ * is cut. */
+static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int depth, int empties,
+                           int ply, int *out)
+{
+	const int sel = t->sel;
+	const ProbCutModel *pm = probcut_model(depth);
+	const int sd = pm->shallow;
+	const double sigma = probcut_sigma(depth, empties);
+	const double tt = search_pc_t[sel];
+	/* fail high: a * s + b - t sigma >= beta */
+	double hi = (beta + tt * sigma - pm->b) / pm->a;
+	if (hi < 64.0) {
+		int hb = (int)ceil(hi);
+		if (hb < -63)
+			hb = -63;
+		int v = search_pvs(t, b, hb - 1, hb, sd, ply, NODE_CUT);
+		if (t->aborted)
+			return false;
+		if (v >= hb) {
+			*out = beta;
+			return true;
+		}
+	}
+	double lo = (alpha - tt * sigma - pm->b) / pm->a;
+	if (lo > -64.0) {
+		int la = (int)floor(lo);
+		if (la > 63)
+			la = 63;
+		int v = search_pvs(t, b, la, la + 1, sd, ply, NODE_ALL);
+		if (t->aborted)
+			return false;
+		if (v <= la) {
+			*out = alpha;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, int ply, int kind)
+{
+	const SearchShared *sh = t->sh;
+	const bool pvnode = kind == NODE_PV;
+	if (pvnode)
+		t->pvlen[ply] = 0;
+	if (search_stopped(t))
+		return 0;
+	const uint64_t empt = sh->geo & ~(b.p | b.o);
+	const int empties = bit_count(empt);
+	if (depth >= empties && empties <= SEARCH_SOLVE_SMALL && !pvnode)
+		return search_solve_small(t, b, alpha, beta, empt, false);
+	if (depth <= 0 || ply >= SEARCH_MAX_PLY - 2) {
+		t->nodes++;
+		return search_leaf(sh, b);
+	}
+	if (depth == 1 && !pvnode)
+		return search_depth1(t, b, alpha, beta);
+	t->nodes++;
+	const uint64_t moves = board_moves(b.p, b.o) & sh->geo;
+	if (!moves) {
+		if (!(board_moves(b.o, b.p) & sh->geo))
+			return search_final(sh, b);
+		if (pvnode)
+			t->pvlen[ply + 1] = 0;
+		int v = -search_pvs(t, board_pass(b), -beta, -alpha, depth, ply + 1, kind == NODE_PV ? NODE_PV : 3 - kind);
+		if (pvnode && !t->aborted) {
+			t->pv[ply][0] = BOARD_PASS;
+			memcpy(&t->pv[ply][1], t->pv[ply + 1], sizeof(int) * (size_t)t->pvlen[ply + 1]);
+			t->pvlen[ply] = t->pvlen[ply + 1] + 1;
+		}
+		return v;
+	}
+	if (depth > empties)
+		depth = empties;
+	const int sel = depth >= empties ? SEARCH_SEL_NONE : t->sel;
+
+	TTData d;
+	int ttmove = TT_NO_MOVE;
+	if (tt_probe(sh->tt, b.p, b.o, &d)) {
+		ttmove = d.move;
+		if (!pvnode && d.depth >= depth && d.sel >= sel) {
+			if (d.lower >= beta)
+				return d.lower;
+			if (d.upper <= alpha)
+				return d.upper;
+			if (d.lower == d.upper)
+				return d.lower;
+		}
+	}
+
+	if (!pvnode && sel < SEARCH_SEL_NONE && depth >= PROBCUT_MIN_DEPTH) {
+		int v;
+		if (search_probcut(t, b, alpha, beta, depth, empties, ply, &v))
+			return v;
+		if (t->aborted)
+			return 0;
+	}
+
+	SearchMove ml[SEARCH_MAX_MOVES];
+	const int n = search_order(t, b, moves, ttmove, depth, ply, kind, ml);
+	if (t->aborted)
+		return 0;
+	int best = -SEARCH_INF, bestmove = TT_NO_MOVE, a = alpha;
+	for (int i = 0; i < n; i++) {
+		search_pick(ml, i, n);
+		const Board c = board_apply(b, ml[i].sq, ml[i].flips);
+		int v;
+		if (pvnode)
+			t->pvlen[ply + 1] = 0;
+		if (i == 0) {
+			v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, pvnode ? NODE_PV : 3 - kind);
+		} else {
+			v = -search_pvs(t, c, -a - 1, -a, depth - 1, ply + 1, pvnode ? NODE_CUT : NODE_CUT);
+			if (pvnode && v > a && v < beta && !t->aborted)
+				v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, NODE_PV);
+		}
+		if (t->aborted)
+			return 0;
+		if (v > best) {
+			best = v;
+			bestmove = ml[i].sq;
+			if (v > a) {
+				a = v;
+				if (pvnode) {
+					t->pv[ply][0] = ml[i].sq;
+					memcpy(&t->pv[ply][1], t->pv[ply + 1], sizeof(int) * (size_t)t->pvlen[ply + 1]);
+					t->pvlen[ply] = t->pvlen[ply + 1] + 1;
+				}
+				if (v >= beta)
+					break;
+			}
+		}
+	}
+	tt_store(sh->tt, b.p, b.o, depth, sel, alpha, beta, best, bestmove);
+	return best;
+}
+
+int search_root_moves(SearchThread *t, Board b, SearchRootMove *rm)
+{
+	const SearchShared *sh = t->sh;
+	int n = 0, val[SEARCH_MAX_MOVES];
+	for (uint64_t m = board_moves(b.p, b.o) & sh->geo; m; m = bit_pop(m)) {
+		int sq = bit_first(m);
+		Board c = board_apply(b, sq, board_flips(b.p, b.o, sq));
+		int v = -search_leaf(sh, c);
+		int j = n++;
+		while (j > 0 && val[j - 1] < v) {
+			val[j] = val[j - 1];
+			rm[j] = rm[j - 1];
+			j--;
+		}
+		val[j] = v;
+		rm[j].move = sq;
+		rm[j].score = v;
+		rm[j].searched = false;
+		rm[j].pv[0] = sq;
+		rm[j].pvlen = 1;
+	}
+	return n;
+}
+
+/* The k-th best (1-based) score among the searched moves, or -INF. */
+static int search_kth_score(const int *scores, int n, int k)
+{
+	int top[SEARCH_MAX_MOVES], m = 0;
+	for (int i = 0; i < n; i++) {
+		int j = m++;
+		while (j > 0 && top[j - 1] < scores[i]) {
+			top[j] = top[j - 1];
+			j--;
+		}
+		top[j] = scores[i];
+	}
+	return k <= m ? top[k - 1] : -SEARCH_INF;
+}
+
+int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
+                int alpha, int beta, int multipv)
+{
+	t->aborted = false;
+	int best = -SEARCH_INF, scores[SEARCH_MAX_MOVES];
+	SearchRootMove tmp[SEARCH_MAX_MOVES];
+	int done = 0;
+	t->nodes++;
+	for (int i = 0; i < n; i++) {
+		int a = alpha;
+		if (multipv <= 1) {
+			if (best > a)
+				a = best;
+		} else {
+			int k = search_kth_score(scores, done, multipv);
+			if (k > a)
+				a = k;
+		}
+		const Board c = board_apply(b, rm[i].move, board_flips(b.p, b.o, rm[i].move));
+		int v;
+		t->pvlen[1] = 0;
+		if (i == 0 || a == alpha) {
+			v = -search_pvs(t, c, -beta, -a, depth - 1, 1, NODE_PV);
+		} else {
+			v = -search_pvs(t, c, -a - 1, -a, depth - 1, 1, NODE_CUT);
+			if (v > a && v < beta && !t->aborted) {
+				t->pvlen[1] = 0;
+				v = -search_pvs(t, c, -beta, -a, depth - 1, 1, NODE_PV);
+			}
+		}
+		if (t->aborted)
+			return best;
+		tmp[i] = rm[i];
+		tmp[i].score = v;
+		tmp[i].searched = true;
+		tmp[i].pv[0] = rm[i].move;
+		int len = t->pvlen[1];
+		if (len > SEARCH_MAX_PLY - 1)
+			len = SEARCH_MAX_PLY - 1;
+		memcpy(&tmp[i].pv[1], t->pv[1], sizeof(int) * (size_t)len);
+		tmp[i].pvlen = len + 1;
+		scores[done++] = v;
+		if (v > best)
+			best = v;
+		if (multipv <= 1 && v >= beta)
+			break;
+	}
+	/* not searched (after a fail high): keep them after, in order */
+	for (int i = done; i < n; i++) {
+		tmp[i] = rm[i];
+		tmp[i].searched = false;
+		tmp[i].score = -SEARCH_INF;
+	}
+	/* stable insertion sort, best first */
+	for (int i = 1; i < n; i++) {
+		SearchRootMove x = tmp[i];
+		int j = i;
+		while (j > 0 && tmp[j - 1].score < x.score) {
+			tmp[j] = tmp[j - 1];
+			j--;
+		}
+		tmp[j] = x;
+	}
+	memcpy(rm, tmp, sizeof(SearchRootMove) * (size_t)n);
+	return best;
+}
+
+int search_value(SearchThread *t, Board b, int depth, int alpha, int beta)
+{
+	t->aborted = false;
+	return search_pvs(t, b, alpha, beta, depth, 0, NODE_PV);
+}

@@ -1,0 +1,94 @@
+/*
+ * search.h - the midgame tree search: principal-variation search with a
+ * shared transposition table, move ordering and multi-ProbCut.  The engine
+ * facade (engine.c) drives it: iterative deepening, aspiration windows,
+ * threads, time and levels live there; this module searches one iteration
+ * of the root and never prints.
+ *
+ * Scores are in discs from the side to move's view, in [-64, 64]; a
+ * search at depth >= empties is exact (it plays the game out) unless
+ * ProbCut is active (sel < SEARCH_SEL_NONE).
+ *
+ * Threads: each search thread owns a SearchThread; everything they share
+ * is in SearchShared (the table, the stop flag, the limits), read-only
+ * during a search except the atomics.
+ */
+#ifndef EMILIA_SEARCH_H
+#define EMILIA_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "board.h"
+#include "eval.h"
+#include "game.h"
+#include "tt.h"
+
+#define SEARCH_MAX_PLY 96
+#define SEARCH_INF 127
+#define SEARCH_MAX_MOVES 34
+/* ProbCut confidence levels: index 0..SEARCH_SEL_NONE; NONE = no cut. */
+#define SEARCH_SEL_NONE 5
+#define SEARCH_MAX_THREADS 64
+
+typedef struct SearchShared {
+	TT *tt;
+	const Evaluator *ev;
+	uint64_t geo;            /* squares of the board */
+	uint64_t corners;        /* its corners (for ordering) */
+	int size;
+	Variant variant;
+	atomic_bool stop;        /* abort every thread now */
+	double hard_deadline;    /* util_now() time to abort at; 0 = none */
+	uint64_t node_limit;     /* abort when the threads' total reaches it; 0 = none */
+	int nthreads;
+	struct SearchThread *threads;
+} SearchShared;
+
+typedef struct SearchThread {
+	SearchShared *sh;
+	int id;
+	uint64_t nodes;                 /* owned by the thread */
+	_Atomic uint64_t nodes_pub;     /* nodes, published at each poll */
+	uint64_t next_poll;
+	int sel;                        /* ProbCut level of this search */
+	bool aborted;
+	int pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
+	int pvlen[SEARCH_MAX_PLY];
+} SearchThread;
+
+typedef struct SearchRootMove {
+	int move;
+	int score;        /* value, or a bound when it failed outside the window */
+	bool searched;    /* searched in the last completed iteration */
+	int pv[SEARCH_MAX_PLY];
+	int pvlen;
+} SearchRootMove;
+
+/* Percent confidence of a selectivity level (73 .. 100). */
+int search_sel_percent(int sel);
+
+/* Fill shared constants for a board size / variant. */
+void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v);
+
+void search_thread_init(SearchThread *t, SearchShared *sh, int id);
+
+/* Root moves of b (legal on the shared geometry), in a first order
+ * (static evaluation); returns their number. */
+int search_root_moves(SearchThread *t, Board b, SearchRootMove *rm);
+
+/* One root iteration at `depth` with window (alpha, beta) and ProbCut
+ * level t->sel.  With multipv <= 1 the best move's score is exact inside
+ * the window; with multipv = N the best N moves' scores are.  Sorts rm
+ * best first (stable).  Returns the best score; t->aborted when stopped. */
+int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
+                int alpha, int beta, int multipv);
+
+/* Search b to `depth` with window (alpha, beta) (no PV); for the facade's
+ * small needs (scores at a forced pass) and the tools. */
+int search_value(SearchThread *t, Board b, int depth, int alpha, int beta);
+
+/* Total nodes of all threads (approximate while they run). */
+uint64_t search_total_nodes(const SearchShared *sh);
+
+#endif
