@@ -7,6 +7,7 @@
 #define EMILIA_CLI_H
 
 int cli_perft(int argc, char **argv);
+int cli_bench(int argc, char **argv);
 int cli_solve(int argc, char **argv);
 
 #endif

@@ -9,6 +9,7 @@ typedef struct Command {
 } Command;
 
 static const Command commands[] = {
+	{ "bench", cli_bench, "bench [--depth N]  deterministic search benchmark; last line: Nodes searched: N" },
 	{ "perft", cli_perft, "perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]" },
 	{ "solve", cli_solve, "solve FILE.obf|OBF|TRANSCRIPT [--threads N] [--hash MB] [--wld] [--board 8|6|4] [--variant normal|anti] [--json]" },
 };

@@ -1,17 +1,18 @@
 /*
  * probcut.c - fitted multi-ProbCut constants (model in probcut.h).
  *
- * PROVISIONAL: not fitted yet; the engine keeps ProbCut off (selectivity
- * 100 %) until tools/emilia-probcut.c has produced the table.
+ * PROVISIONAL until the fit below is filled by tools/emilia-probcut.c.
  */
 #include "probcut.h"
 
 static const ProbCutModel probcut_models[PROBCUT_MAX_FIT_DEPTH + 1] = {
-	{ 0, 1.0, 0.0 }, { 0, 1.0, 0.0 }, { 0, 1.0, 0.0 }, { 1, 1.0, 0.0 },
-	{ 2, 1.0, 0.0 }, { 3, 1.0, 0.0 }, { 2, 1.0, 0.0 }, { 3, 1.0, 0.0 },
-	{ 4, 1.0, 0.0 }, { 5, 1.0, 0.0 }, { 4, 1.0, 0.0 }, { 5, 1.0, 0.0 },
-	{ 6, 1.0, 0.0 }, { 7, 1.0, 0.0 }, { 6, 1.0, 0.0 },
+	{ 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 },
+	{ 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 },
+	{ 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 }, { 1.0, 0.0 },
 };
+#define PROBCUT_SIGMA_C0 4.0
+#define PROBCUT_SIGMA_DEPTH 0.1
+#define PROBCUT_SIGMA_EMPTIES 0.05
 
 int probcut_shallow_depth(int depth)
 {
@@ -26,5 +27,6 @@ const ProbCutModel *probcut_model(int depth)
 
 double probcut_sigma(int depth, int empties)
 {
-	return 4.0 + 0.05 * empties + 0.1 * depth;
+	double s = PROBCUT_SIGMA_C0 + PROBCUT_SIGMA_DEPTH * depth + PROBCUT_SIGMA_EMPTIES * empties;
+	return s < 1.0 ? 1.0 : s;
 }

@@ -17,7 +17,6 @@
 #define PROBCUT_MAX_FIT_DEPTH 14
 
 typedef struct ProbCutModel {
-	int shallow;   /* depth of the shallow search */
 	double a, b;   /* v ~ a * s + b */
 } ProbCutModel;
 

@@ -243,7 +243,7 @@ static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int de
 {
 	const int sel = t->sel;
 	const ProbCutModel *pm = probcut_model(depth);
-	const int sd = pm->shallow;
+	const int sd = probcut_shallow_depth(depth);
 	const double sigma = probcut_sigma(depth, empties);
 	const double tt = search_pc_t[sel];
 	/* fail high: a * s + b - t sigma >= beta */

@@ -6,8 +6,8 @@
 
 double timeman_margin(double avail)
 {
-	double m = 0.010 + 0.02 * avail;
-	return m > 0.5 ? 0.5 : m;
+	double m = 0.025 + 0.02 * avail;
+	return m > 1.0 ? 1.0 : m;
 }
 
 static double timeman_min(double a, double b)

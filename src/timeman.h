@@ -8,8 +8,9 @@
  *    down to 0.5 when the best move stayed put for several iterations;
  *  - hard: an absolute bound checked inside the search (every 1024 nodes),
  *    which stops it at once.  hard never exceeds what the clock allows
- *    minus a safety margin (timeman_margin) covering the stop latency,
- *    thread joins and the protocol's reply.
+ *    minus a safety margin (timeman_margin: 25 ms + 2 % of the time, at
+ *    most 1 s) covering the stop latency, thread joins, a loaded machine
+ *    and the protocol's reply.
  * Clock modes (EngineLimits):
  *  - movetime > 0: fixed time per move; soft = hard = movetime - margin
  *    (the time is not banked, so it is all used unless the result is
