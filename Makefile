@@ -143,3 +143,16 @@ help:
 	@echo "  bench        run the benchmarks in bench/ and print their figures"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  clean        remove build outputs"
+# ---- book (issue 8): embedded default book, book recipe, book benchmarks ----
+# book_default.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
+$(BUILD)/src/book_default.o: book/emilia.book
+BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
+BOOK_LEVEL ?= 8
+BOOK_THREADS ?= 2
+.PHONY: book bench-book
+# Default book from the WTHOR games plus engine searches (see README, "Opening book").
+book: tools
+	nice sh book/build.sh $(BOOK_DATA) $(BOOK_LEVEL) $(BOOK_THREADS)
+	@$(MAKE) --no-print-directory all
+bench-book: all
+	sh bench/book.sh

@@ -83,7 +83,8 @@ Book *book_new(void);
 Book *book_open(const char *path, char *err);
 /* A book over `len` bytes in memory (not copied; must outlive the Book). */
 Book *book_open_memory(const void *data, size_t len, const char *name, char *err);
-/* The default book embedded in the binary (book/emilia.book at build time). */
+/* The default book embedded in the binary (book_default.c includes
+ * book/emilia.book with .incbin at build time), mapped without a copy. */
 Book *book_open_default(char *err);
 void book_free(Book *b);
 
@@ -197,11 +198,6 @@ long book_search_leaves(Book *b, const BookSearchOptions *opt, char *err);
 long book_deviate(Book *b, Board root, int margin, int max_ply, size_t max_positions,
                   const BookSearchOptions *opt, char *err);
 
-/* The default book's bytes, embedded by book_default.c (.incbin of
- * book/emilia.book); use book_open_default(). */
-extern const unsigned char book_default_data[];
-extern const unsigned char book_default_end[];
-
 /* ---- inspecting ----------------------------------------------------------- */
 
 size_t book_count(Book *b);
@@ -236,6 +232,9 @@ size_t book_verify(Book *b, void (*report)(void *user, const char *line), void *
  * file into a new book (all or nothing, err names the line). */
 bool book_export(Book *b, const char *path, char *err);
 Book *book_import(const char *path, char *err);
+
+/* The checksum of the format (book/FORMAT.md) over len bytes. */
+uint64_t book_checksum(const void *data, size_t len);
 
 /* Apply a symmetry s (as bit_symmetry) to a square, and its inverse. */
 int book_sym_square(int sq, int s);

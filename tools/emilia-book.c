@@ -1,0 +1,678 @@
+/*
+ * emilia-book - build, check and convert Emilia opening books.
+ *
+ * The book itself (format, values, probing) is src/book.{h,c}; this file is
+ * the command line around it: game readers (WTHOR archives, transcripts,
+ * Logistello's logbook lines), the engine-backed search function used for
+ * leaves and deviations (one Engine per worker thread), progress output
+ * and atomic saving.  Every command that changes a book writes it with
+ * book_save(), so an interrupted run leaves the previous file intact.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "book.h"
+#include "engine.h"
+#include "text.h"
+#include "util.h"
+
+#define MAX_THREADS 64
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: emilia-book COMMAND ARGS\n"
+	        "  new BOOK [--force]                 create an empty book\n"
+	        "  add BOOK [--plies N] [--min-games K] FILE...\n"
+	        "                                     add games: .wtb (WTHOR) files, or text files with one\n"
+	        "                                     game per line (f5d6c3..., or +d3-c3...: logbook lines;\n"
+	        "                                     .gz files are read through gzip -dc)\n"
+	        "  leaves BOOK --level L [--threads T] [--hash MB]\n"
+	        "                                     search every unknown leaf at level L, then fix\n"
+	        "  deviate BOOK --level L --margin M [--max-ply P] [--max-positions N] [--threads T]\n"
+	        "               [--hash MB]           expand the book from the start position: add the\n"
+	        "                                     leaves within M discs of the best move, up to P plies\n"
+	        "  fix BOOK                           negamax every value again\n"
+	        "  merge OUT IN...                    OUT = union of the IN books (OUT may be one of them)\n"
+	        "  stats BOOK                         counts, exact values, depth histogram, root value\n"
+	        "  verify BOOK                        checksum and internal consistency (exit 1 if broken)\n"
+	        "  export BOOK TEXT                   write the text format (one position per line)\n"
+	        "  import TEXT BOOK                   read the text format into a new book file\n"
+	        "  probe BOOK [MOVES]                 book moves after a transcript (default: start)\n"
+	        "  learn BOOK MOVES                   add one game (a transcript) and fix\n"
+	        "Options: --quiet (no progress lines).  See book/FORMAT.md.\n");
+}
+
+static bool quiet;
+
+static void progress(void *user, const char *phase, uint64_t done, uint64_t total)
+{
+	(void)user;
+	if (quiet)
+		return;
+	if (total)
+		fprintf(stderr, "%s: %llu/%llu (%.1f%%)\n", phase, (unsigned long long)done,
+		        (unsigned long long)total, 100.0 * (double)done / (double)total);
+	else
+		fprintf(stderr, "%s: %llu\n", phase, (unsigned long long)done);
+}
+
+static Book *open_book(const char *path)
+{
+	char err[BOOK_ERR];
+	Book *b = book_open(path, err);
+	if (!b)
+		fprintf(stderr, "emilia-book: %s\n", err);
+	return b;
+}
+
+static bool save_book(Book *b, const char *path)
+{
+	char err[BOOK_ERR];
+	if (!book_save(b, path, progress, NULL, err)) {
+		fprintf(stderr, "emilia-book: %s\n", err);
+		return false;
+	}
+	return true;
+}
+
+/* ---- reading games ------------------------------------------------------- */
+
+typedef struct AddStats {
+	uint64_t games, rejected;
+} AddStats;
+
+/* A transcript or logbook line into g: squares a1..h8 in any case; '+',
+ * '-', spaces and explicit "pa"/"pass" tokens are skipped (passes are
+ * implied); stops at ':' (logbook result), '#' or ';'.  false + err on an
+ * illegal move or stray character. */
+static bool parse_game_line(const char *s, Game *g, char *err)
+{
+	game_init(g, 8, VARIANT_NORMAL);
+	int n = 0;
+	while (*s && *s != ':' && *s != '#' && *s != ';' && *s != '\n' && *s != '\r') {
+		char c = *s;
+		if (c == '+' || c == '-' || c == ' ' || c == '\t' || c == ',') {
+			s++;
+			continue;
+		}
+		if ((c == 'p' || c == 'P') && (s[1] == 'a' || s[1] == 'A')) {
+			s += 2;
+			if ((s[0] == 's' || s[0] == 'S') && (s[1] == 's' || s[1] == 'S'))
+				s += 2;
+			continue;
+		}
+		char sq[3] = { c, s[1], 0 };
+		int m = s[1] ? text_parse_square(sq, 8) : -1;
+		if (m < 0) {
+			snprintf(err, 160, "unexpected text at '%.8s'", s);
+			return false;
+		}
+		s += 2;
+		n++;
+		if (game_must_pass(g))
+			game_play(g, BOARD_PASS);
+		if (game_play(g, m) != GAME_OK) {
+			snprintf(err, 160, "illegal move %s at move %d", sq, n);
+			return false;
+		}
+	}
+	if (!n) {
+		snprintf(err, 160, "no moves");
+		return false;
+	}
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcasecmp(s + a - b, suffix);
+}
+
+static bool add_text(Book *b, const char *path, int plies, AddStats *st)
+{
+	FILE *f;
+	bool piped = ends_with(path, ".gz");
+	if (piped) {
+		if (strchr(path, '\'')) {
+			fprintf(stderr, "emilia-book: %s: quote in file name\n", path);
+			return false;
+		}
+		char cmd[4200];
+		snprintf(cmd, sizeof cmd, "gzip -dc -- '%s'", path);
+		f = popen(cmd, "r");
+	} else {
+		f = fopen(path, "r");
+	}
+	if (!f) {
+		perror(path);
+		return false;
+	}
+	char line[4096], err[BOOK_ERR];
+	long lineno = 0;
+	Game g;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		const char *s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '\n' || *s == '\r' || *s == '#' || *s == '%')
+			continue;
+		if (!parse_game_line(s, &g, err)) {
+			if (st->rejected++ < 10)
+				fprintf(stderr, "%s:%ld: skipped: %s\n", path, lineno, err);
+			continue;
+		}
+		if (!book_add_game(b, &g, plies, err)) {
+			fprintf(stderr, "emilia-book: %s\n", err);
+			break;
+		}
+		st->games++;
+	}
+	bool ok = piped ? pclose(f) == 0 : fclose(f) == 0;
+	if (!ok)
+		fprintf(stderr, "emilia-book: %s: read error\n", path);
+	return ok;
+}
+
+static bool add_wthor(Book *b, const char *path, int plies, AddStats *st)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		return false;
+	}
+	unsigned char h[16], r[68];
+	if (fread(h, 1, 16, f) != 16) {
+		fprintf(stderr, "emilia-book: %s: not a WTHOR file (short header)\n", path);
+		fclose(f);
+		return false;
+	}
+	uint32_t n = (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24;
+	if (h[12] != 0 && h[12] != 8) {
+		fprintf(stderr, "emilia-book: %s: board size %d, only 8x8 games are used\n", path, h[12]);
+		fclose(f);
+		return false;
+	}
+	char err[BOOK_ERR];
+	Game g;
+	uint32_t i;
+	for (i = 0; i < n && fread(r, 1, 68, f) == 68; i++) {
+		game_init(&g, 8, VARIANT_NORMAL);
+		bool ok = true;
+		int k;
+		for (k = 0; k < 60 && r[8 + k]; k++) {
+			int x = r[8 + k], row = x / 10, col = x % 10;
+			if (row < 1 || row > 8 || col < 1 || col > 8) {
+				ok = false;
+				break;
+			}
+			if (game_must_pass(&g))
+				game_play(&g, BOARD_PASS);
+			if (game_play(&g, (row - 1) * 8 + col - 1) != GAME_OK) {
+				ok = false;
+				break;
+			}
+		}
+		if (!ok || !k) {
+			if (st->rejected++ < 10)
+				fprintf(stderr, "%s: game %u skipped: illegal move %d at move %d\n", path, i + 1,
+				        r[8 + k], k + 1);
+			continue;
+		}
+		if (!book_add_game(b, &g, plies, err)) {
+			fprintf(stderr, "emilia-book: %s\n", err);
+			fclose(f);
+			return false;
+		}
+		st->games++;
+	}
+	if (i < n)
+		fprintf(stderr, "%s: warning: header announces %u games, file holds %u\n", path, n, i);
+	fclose(f);
+	return true;
+}
+
+/* ---- the engine-backed search ----------------------------------------------- */
+
+typedef struct EngineSearch {
+	Engine *engines[MAX_THREADS];
+	int n;
+} EngineSearch;
+
+static bool engine_search_fn(void *ctx, int thread, Board pos, int level, int *score, bool *exact)
+{
+	EngineSearch *es = ctx;
+	if (thread < 0 || thread >= es->n)
+		return false;
+	Engine *e = es->engines[thread];
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	game_set(&g, pos, BLACK);
+	EngineLimits lim;
+	memset(&lim, 0, sizeof lim);
+	lim.time_left = -1;
+	engine_set_level(e, level);
+	EngineInfo info = engine_search(e, &g, &lim, NULL, NULL);
+	*score = info.score;
+	*exact = info.exact && !info.wld;
+	return true;
+}
+
+static bool engines_init(EngineSearch *es, int threads, int hash_mb)
+{
+	es->n = 0;
+	for (int i = 0; i < threads; i++) {
+		Engine *e = engine_new();
+		if (!e || !engine_set_hash_mb(e, hash_mb)) {
+			fprintf(stderr, "emilia-book: cannot create a search engine with %d MB of hash\n", hash_mb);
+			if (e)
+				engine_free(e);
+			return false;
+		}
+		engine_set_threads(e, 1);
+		engine_set_book(e, NULL, NULL);
+		es->engines[es->n++] = e;
+	}
+	return true;
+}
+
+static void engines_free(EngineSearch *es)
+{
+	for (int i = 0; i < es->n; i++)
+		engine_free(es->engines[i]);
+	es->n = 0;
+}
+
+/* ---- commands ------------------------------------------------------------------ */
+
+typedef struct Opts {
+	long plies, min_games, level, margin, max_ply, max_positions, threads, hash;
+	bool force, has_level, has_margin;
+	const char *pos[64];
+	int npos;
+} Opts;
+
+static bool parse_opts(int argc, char **argv, Opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->min_games = 1;
+	o->max_ply = 60;
+	o->threads = 1;
+	o->hash = 16;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		long *target = NULL, lo = 0, hi = 0;
+		if (!strcmp(a, "--plies"))
+			target = &o->plies, lo = 0, hi = 60;
+		else if (!strcmp(a, "--min-games"))
+			target = &o->min_games, lo = 1, hi = 1000000000;
+		else if (!strcmp(a, "--level"))
+			target = &o->level, lo = 0, hi = 60, o->has_level = true;
+		else if (!strcmp(a, "--margin"))
+			target = &o->margin, lo = 0, hi = 128, o->has_margin = true;
+		else if (!strcmp(a, "--max-ply"))
+			target = &o->max_ply, lo = 1, hi = 60;
+		else if (!strcmp(a, "--max-positions"))
+			target = &o->max_positions, lo = 1, hi = 2000000000;
+		else if (!strcmp(a, "--threads"))
+			target = &o->threads, lo = 1, hi = MAX_THREADS;
+		else if (!strcmp(a, "--hash"))
+			target = &o->hash, lo = 1, hi = 65536;
+		if (target) {
+			if (i + 1 >= argc || !util_parse_int(argv[i + 1], lo, hi, target)) {
+				fprintf(stderr, "emilia-book: %s needs a number in %ld..%ld\n", a, lo, hi);
+				return false;
+			}
+			i++;
+		} else if (!strcmp(a, "--force")) {
+			o->force = true;
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (a[0] == '-' && a[1] == '-') {
+			fprintf(stderr, "emilia-book: unknown option %s\n", a);
+			return false;
+		} else if (o->npos < 64) {
+			o->pos[o->npos++] = a;
+		} else {
+			fprintf(stderr, "emilia-book: too many arguments\n");
+			return false;
+		}
+	}
+	return true;
+}
+
+static int cmd_new(const Opts *o)
+{
+	if (o->npos != 1)
+		return usage(stderr), 2;
+	FILE *f = fopen(o->pos[0], "r");
+	if (f && !o->force) {
+		fclose(f);
+		fprintf(stderr, "emilia-book: %s exists (use --force to replace it)\n", o->pos[0]);
+		return 1;
+	}
+	if (f)
+		fclose(f);
+	Book *b = book_new();
+	bool ok = save_book(b, o->pos[0]);
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+static int cmd_add(const Opts *o)
+{
+	if (o->npos < 2)
+		return usage(stderr), 2;
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	Book *tmp = book_new();
+	AddStats st = { 0, 0 };
+	bool ok = true;
+	double t0 = util_now();
+	for (int i = 1; i < o->npos && ok; i++) {
+		ok = ends_with(o->pos[i], ".wtb") ? add_wthor(tmp, o->pos[i], (int)o->plies, &st)
+		                                  : add_text(tmp, o->pos[i], (int)o->plies, &st);
+		if (!quiet)
+			fprintf(stderr, "add: %s: %llu games so far, %zu positions\n", o->pos[i],
+			        (unsigned long long)st.games, book_count(tmp));
+	}
+	char err[BOOK_ERR];
+	if (ok) {
+		size_t removed = book_prune(tmp, (uint32_t)o->min_games, board_start(8));
+		size_t before = book_count(b);
+		ok = book_merge(b, tmp, err);
+		if (!ok)
+			fprintf(stderr, "emilia-book: %s\n", err);
+		else
+			printf("added %llu games (%llu rejected): %zu new positions (%zu dropped under %ld games), "
+			       "%zu in the book, %.1f s\n",
+			       (unsigned long long)st.games, (unsigned long long)st.rejected,
+			       book_count(b) - before, removed, o->min_games, book_count(b), util_now() - t0);
+	}
+	if (ok)
+		ok = save_book(b, o->pos[0]);
+	book_free(tmp);
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+static int cmd_search(const Opts *o, bool deviate)
+{
+	if (o->npos != 1 || !o->has_level || (deviate && !o->has_margin))
+		return usage(stderr), 2;
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	EngineSearch es;
+	if (!engines_init(&es, (int)o->threads, (int)o->hash)) {
+		engines_free(&es);
+		book_free(b);
+		return 1;
+	}
+	BookSearchOptions so = { engine_search_fn, &es, (int)o->threads, (int)o->level, progress, NULL };
+	char err[BOOK_ERR] = "";
+	double t0 = util_now();
+	long r = deviate ? book_deviate(b, board_start(8), (int)o->margin, (int)o->max_ply,
+	                                (size_t)o->max_positions, &so, err)
+	                 : book_search_leaves(b, &so, err);
+	bool ok = r >= 0;
+	if (!ok)
+		fprintf(stderr, "emilia-book: %s\n", err);
+	else
+		printf("%s: %ld positions %s at level %ld with %ld thread%s in %.1f s; %zu in the book\n",
+		       deviate ? "deviate" : "leaves", r, deviate ? "added" : "searched", o->level,
+		       o->threads, o->threads > 1 ? "s" : "", util_now() - t0, book_count(b));
+	if (ok)
+		ok = save_book(b, o->pos[0]);
+	engines_free(&es);
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+static int cmd_fix(const Opts *o)
+{
+	if (o->npos != 1)
+		return usage(stderr), 2;
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	size_t changed = book_fix(b, progress, NULL);
+	printf("fix: %zu of %zu positions changed\n", changed, book_count(b));
+	bool ok = save_book(b, o->pos[0]);
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+static int cmd_merge(const Opts *o)
+{
+	if (o->npos < 2)
+		return usage(stderr), 2;
+	Book *out = open_book(o->pos[1]);
+	if (!out)
+		return 1;
+	bool ok = true;
+	char err[BOOK_ERR];
+	for (int i = 2; i < o->npos && ok; i++) {
+		Book *in = open_book(o->pos[i]);
+		ok = in && book_merge(out, in, err);
+		if (in && !ok)
+			fprintf(stderr, "emilia-book: %s\n", err);
+		book_free(in);
+	}
+	if (ok) {
+		book_fix(out, NULL, NULL);
+		printf("merge: %zu positions\n", book_count(out));
+		ok = save_book(out, o->pos[0]);
+	}
+	book_free(out);
+	return ok ? 0 : 1;
+}
+
+static void print_level(int level)
+{
+	if (level == BOOK_LEVEL_EXACT)
+		printf("exact");
+	else
+		printf("%d", level);
+}
+
+static int cmd_stats(const Opts *o)
+{
+	if (o->npos != 1)
+		return usage(stderr), 2;
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	BookStats s;
+	book_stats(b, &s);
+	printf("positions       %zu\n", s.positions);
+	printf("exact values    %zu\n", s.exact);
+	printf("unknown leaves  %zu\n", s.leaves_unknown);
+	printf("most games      %u\n", (unsigned)s.max_games);
+	if (s.has_root) {
+		BookEntry e;
+		book_lookup(b, board_start(8), &e);
+		printf("start position  %+d [%d, %d], level ", s.root_score, s.root_lower, s.root_upper);
+		print_level(e.level);
+		printf("\n");
+	}
+	int levels[256] = { 0 };
+	for (size_t i = 0; i < s.positions; i++) {
+		BookEntry e;
+		if (book_entry(b, i, &e))
+			levels[e.leaf_level]++;
+	}
+	printf("leaf levels    ");
+	for (int l = 0; l < 256; l++)
+		if (levels[l]) {
+			printf(" ");
+			print_level(l);
+			printf(":%d", levels[l]);
+		}
+	printf("\nplies:positions");
+	for (int e = 60; e >= 0; e--)
+		if (s.by_empties[e])
+			printf(" %d:%zu", 60 - e, s.by_empties[e]);
+	printf("\n");
+	book_free(b);
+	return 0;
+}
+
+static void report_line(void *user, const char *line)
+{
+	(void)user;
+	printf("%s\n", line);
+}
+
+static int cmd_verify(const Opts *o)
+{
+	if (o->npos != 1)
+		return usage(stderr), 2;
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	size_t n = book_verify(b, report_line, NULL, 50);
+	if (n)
+		printf("%s: %zu problem%s in %zu positions\n", o->pos[0], n, n > 1 ? "s" : "", book_count(b));
+	else
+		printf("%s: OK, %zu positions, checksum and values consistent\n", o->pos[0], book_count(b));
+	book_free(b);
+	return n ? 1 : 0;
+}
+
+static int cmd_export(const Opts *o)
+{
+	if (o->npos != 2)
+		return usage(stderr), 2;
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	char err[BOOK_ERR];
+	bool ok = book_export(b, o->pos[1], err);
+	if (!ok)
+		fprintf(stderr, "emilia-book: %s\n", err);
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+static int cmd_import(const Opts *o)
+{
+	if (o->npos != 2)
+		return usage(stderr), 2;
+	char err[BOOK_ERR];
+	Book *b = book_import(o->pos[0], err);
+	if (!b) {
+		fprintf(stderr, "emilia-book: %s\n", err);
+		return 1;
+	}
+	bool ok = save_book(b, o->pos[1]);
+	if (ok)
+		printf("import: %zu positions\n", book_count(b));
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+static int cmd_probe(const Opts *o)
+{
+	if (o->npos < 1 || o->npos > 2)
+		return usage(stderr), 2;
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	char err[BOOK_ERR];
+	if (o->npos == 2 && !text_apply_transcript(&g, o->pos[1], err)) {
+		fprintf(stderr, "emilia-book: %s\n", err);
+		return 2;
+	}
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	BookMove mv[64];
+	int n = book_list_moves(b, &g, mv, 64);
+	if (!n)
+		printf("not in the book\n");
+	for (int i = 0; i < n; i++) {
+		char sq[8];
+		text_square(mv[i].move, sq);
+		printf("%-4s %+3d [%+d, %+d] level ", sq, mv[i].score, mv[i].lower, mv[i].upper);
+		print_level(mv[i].level);
+		printf(" games %u%s  line", (unsigned)mv[i].games, mv[i].leaf ? " (leaf)" : "");
+		int line[60];
+		int len = mv[i].leaf ? 1 : book_line(b, &g, mv[i].move, line, 60);
+		if (mv[i].leaf)
+			line[0] = mv[i].move;
+		for (int k = 0; k < len; k++) {
+			text_square(line[k], sq);
+			printf(" %s", sq);
+		}
+		printf("\n");
+	}
+	book_free(b);
+	return 0;
+}
+
+static int cmd_learn(const Opts *o)
+{
+	if (o->npos != 2)
+		return usage(stderr), 2;
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	char err[BOOK_ERR];
+	if (!parse_game_line(o->pos[1], &g, err)) {
+		fprintf(stderr, "emilia-book: %s\n", err);
+		return 2;
+	}
+	Book *b = open_book(o->pos[0]);
+	if (!b)
+		return 1;
+	bool ok = book_learn(b, &g, err);
+	if (!ok)
+		fprintf(stderr, "emilia-book: %s\n", err);
+	else
+		ok = save_book(b, o->pos[0]);
+	if (ok)
+		printf("learn: %zu positions\n", book_count(b));
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	Opts o;
+	if (!parse_opts(argc - 2, argv + 2, &o))
+		return 2;
+	const char *c = argv[1];
+	if (!strcmp(c, "new"))
+		return cmd_new(&o);
+	if (!strcmp(c, "add"))
+		return cmd_add(&o);
+	if (!strcmp(c, "leaves"))
+		return cmd_search(&o, false);
+	if (!strcmp(c, "deviate"))
+		return cmd_search(&o, true);
+	if (!strcmp(c, "fix"))
+		return cmd_fix(&o);
+	if (!strcmp(c, "merge"))
+		return cmd_merge(&o);
+	if (!strcmp(c, "stats"))
+		return cmd_stats(&o);
+	if (!strcmp(c, "verify"))
+		return cmd_verify(&o);
+	if (!strcmp(c, "export"))
+		return cmd_export(&o);
+	if (!strcmp(c, "import"))
+		return cmd_import(&o);
+	if (!strcmp(c, "probe"))
+		return cmd_probe(&o);
+	if (!strcmp(c, "learn"))
+		return cmd_learn(&o);
+	fprintf(stderr, "emilia-book: unknown command '%s'\n", c);
+	usage(stderr);
+	return 2;
+}
