@@ -1,6 +1,11 @@
 #include "board.h"
 
 uint64_t board_ray[64][8];
+uint64_t board_bit4[64][4];
+const uint64_t board_lanes_valid[5][4] = {
+	{ 0, 0, 0, 0 }, { ~0ULL, 0, 0, 0 }, { ~0ULL, ~0ULL, 0, 0 }, { ~0ULL, ~0ULL, ~0ULL, 0 },
+	{ ~0ULL, ~0ULL, ~0ULL, ~0ULL },
+};
 
 __attribute__((constructor)) static void board_init_rays(void)
 {
@@ -17,6 +22,8 @@ __attribute__((constructor)) static void board_init_rays(void)
 			}
 			board_ray[sq][d] = m;
 		}
+		for (int l = 0; l < 4; l++)
+			board_bit4[sq][l] = bit_of(sq);
 	}
 }
 

@@ -36,6 +36,12 @@ enum { BOARD_PASS = 64, BOARD_NOMOVE = 65 };
  * 4..7 towards lower squares (-1, -8, -9, -7).  Filled at load time. */
 extern uint64_t board_ray[64][8];
 
+/* One bit per square, repeated in four lanes (the AVX2 kernel's operand). */
+extern uint64_t board_bit4[64][4];
+
+/* Lane masks: the first k of four 64-bit lanes set, k = 0..4. */
+extern const uint64_t board_lanes_valid[5][4];
+
 /* Squares of the board of the given side (8, 6 or 4); 0 for other sizes. */
 static inline uint64_t board_geometry(int size)
 {
@@ -98,14 +104,15 @@ static inline uint64_t board_or_lanes(__m256i v)
 	return (uint64_t)_mm_cvtsi128_si64(x);
 }
 
-static inline uint64_t board_moves_avx2(uint64_t p, uint64_t o)
+/* Moves of pp over oo (both broadcast to all lanes), one shift amount per
+ * lane, not yet ORed together nor masked with the empty squares. */
+static inline __m256i board_moves_lanes_avx2(__m256i pp, __m256i oo)
 {
 	const __m256i sh = _mm256_set_epi64x(7, 9, 8, 1);
 	const __m256i sh2 = _mm256_set_epi64x(14, 18, 16, 2);
 	const __m256i mask = _mm256_set_epi64x(0x7E7E7E7E7E7E7E7ELL, 0x7E7E7E7E7E7E7E7ELL,
 	                                       -1LL, 0x7E7E7E7E7E7E7E7ELL);
-	const __m256i pp = _mm256_set1_epi64x((long long)p);
-	const __m256i om = _mm256_and_si256(_mm256_set1_epi64x((long long)o), mask);
+	const __m256i om = _mm256_and_si256(oo, mask);
 	__m256i fl = _mm256_and_si256(om, _mm256_sllv_epi64(pp, sh));
 	__m256i fr = _mm256_and_si256(om, _mm256_srlv_epi64(pp, sh));
 	fl = _mm256_or_si256(fl, _mm256_and_si256(om, _mm256_sllv_epi64(fl, sh)));
@@ -116,15 +123,20 @@ static inline uint64_t board_moves_avx2(uint64_t p, uint64_t o)
 	fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, sh2)));
 	fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, sh2)));
 	fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, sh2)));
-	__m256i m = _mm256_or_si256(_mm256_sllv_epi64(fl, sh), _mm256_srlv_epi64(fr, sh));
+	return _mm256_or_si256(_mm256_sllv_epi64(fl, sh), _mm256_srlv_epi64(fr, sh));
+}
+
+static inline uint64_t board_moves_avx2(uint64_t p, uint64_t o)
+{
+	const __m256i m = board_moves_lanes_avx2(_mm256_set1_epi64x((long long)p),
+	                                         _mm256_set1_epi64x((long long)o));
 	return board_or_lanes(m) & ~(p | o);
 }
 
-static inline uint64_t board_flips_avx2(uint64_t p, uint64_t o, int sq)
+/* Flips of the move sq, one direction pair per lane, not yet ORed. */
+static inline __m256i board_flips_lanes_avx2(__m256i pp, __m256i oo, int sq)
 {
 	const __m256i zero = _mm256_setzero_si256();
-	const __m256i pp = _mm256_set1_epi64x((long long)p);
-	const __m256i oo = _mm256_set1_epi64x((long long)o);
 	/* towards higher squares: the nearest non-opponent square on the ray
 	 * is its lowest set bit; flips if it is ours. */
 	const __m256i up = _mm256_loadu_si256((const __m256i *)&board_ray[sq][0]);
@@ -138,7 +150,7 @@ static inline uint64_t board_flips_avx2(uint64_t p, uint64_t o, int sq)
 	const __m256i mask = _mm256_set_epi64x(0x7E7E7E7E7E7E7E7ELL, 0x7E7E7E7E7E7E7E7ELL,
 	                                       -1LL, 0x7E7E7E7E7E7E7E7ELL);
 	const __m256i om = _mm256_and_si256(oo, mask);
-	const __m256i x = _mm256_set1_epi64x((long long)bit_of(sq));
+	const __m256i x = _mm256_loadu_si256((const __m256i *)board_bit4[sq]);
 	__m256i fd = _mm256_and_si256(om, _mm256_srlv_epi64(x, sh));
 	fd = _mm256_or_si256(fd, _mm256_and_si256(om, _mm256_srlv_epi64(fd, sh)));
 	const __m256i pr = _mm256_and_si256(om, _mm256_srlv_epi64(om, sh));
@@ -146,8 +158,138 @@ static inline uint64_t board_flips_avx2(uint64_t p, uint64_t o, int sq)
 	fd = _mm256_or_si256(fd, _mm256_and_si256(pr, _mm256_srlv_epi64(fd, sh2)));
 	__m256i od = _mm256_and_si256(pp, _mm256_srlv_epi64(fd, sh));
 	fd = _mm256_andnot_si256(_mm256_cmpeq_epi64(od, zero), fd);
-	return board_or_lanes(_mm256_or_si256(fu, fd));
+	return _mm256_or_si256(fu, fd);
 }
+
+static inline uint64_t board_flips_avx2(uint64_t p, uint64_t o, int sq)
+{
+	return board_or_lanes(board_flips_lanes_avx2(_mm256_set1_epi64x((long long)p),
+	                                             _mm256_set1_epi64x((long long)o), sq));
+}
+
+/* The flips of sq plus sq itself, one direction pair per lane. */
+static inline __m256i board_flips_x_lanes_avx2(__m256i pp, __m256i oo, int sq)
+{
+	return _mm256_or_si256(board_flips_lanes_avx2(pp, oo, sq),
+	                       _mm256_loadu_si256((const __m256i *)board_bit4[sq]));
+}
+
+/* Four 4-lane vectors in, the OR of each one's lanes out, as lanes 0..3. */
+static inline __m256i board_or_transpose_avx2(__m256i a, __m256i b, __m256i c, __m256i d)
+{
+	const __m256i ab = _mm256_or_si256(_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
+	const __m256i cd = _mm256_or_si256(_mm256_unpacklo_epi64(c, d), _mm256_unpackhi_epi64(c, d));
+	return _mm256_or_si256(_mm256_permute2x128_si256(ab, cd, 0x20),
+	                       _mm256_permute2x128_si256(ab, cd, 0x31));
+}
+
+/* Moves in one direction pair (shift s) for four independent positions,
+ * one per lane; om is the opponent set masked for the direction. */
+#define BOARD_MOVES_DIR_X4(P, om, s, out)                                                  \
+	do {                                                                               \
+		__m256i fl_ = _mm256_and_si256(om, _mm256_slli_epi64(P, s));               \
+		__m256i fr_ = _mm256_and_si256(om, _mm256_srli_epi64(P, s));               \
+		fl_ = _mm256_or_si256(fl_, _mm256_and_si256(om, _mm256_slli_epi64(fl_, s))); \
+		fr_ = _mm256_or_si256(fr_, _mm256_and_si256(om, _mm256_srli_epi64(fr_, s))); \
+		const __m256i pl_ = _mm256_and_si256(om, _mm256_slli_epi64(om, s));       \
+		const __m256i pr_ = _mm256_srli_epi64(pl_, s);                             \
+		fl_ = _mm256_or_si256(fl_, _mm256_and_si256(pl_, _mm256_slli_epi64(fl_, 2 * (s)))); \
+		fr_ = _mm256_or_si256(fr_, _mm256_and_si256(pr_, _mm256_srli_epi64(fr_, 2 * (s)))); \
+		fl_ = _mm256_or_si256(fl_, _mm256_and_si256(pl_, _mm256_slli_epi64(fl_, 2 * (s)))); \
+		fr_ = _mm256_or_si256(fr_, _mm256_and_si256(pr_, _mm256_srli_epi64(fr_, 2 * (s)))); \
+		out = _mm256_or_si256(_mm256_slli_epi64(fl_, s), _mm256_srli_epi64(fr_, s)); \
+	} while (0)
+
+/* Legal moves of four positions at once, one per lane (P to move). */
+static inline __m256i board_moves_x4_avx2(__m256i P, __m256i O)
+{
+	const __m256i inner = _mm256_set1_epi64x(0x7E7E7E7E7E7E7E7ELL);
+	const __m256i om = _mm256_and_si256(O, inner);
+	__m256i m1, m8, m9, m7;
+	BOARD_MOVES_DIR_X4(P, om, 1, m1);
+	BOARD_MOVES_DIR_X4(P, O, 8, m8);
+	BOARD_MOVES_DIR_X4(P, om, 9, m9);
+	BOARD_MOVES_DIR_X4(P, om, 7, m7);
+	const __m256i m = _mm256_or_si256(_mm256_or_si256(m1, m8), _mm256_or_si256(m9, m7));
+	return _mm256_andnot_si256(_mm256_or_si256(P, O), m);
+}
+
+/* Number of discs in each 64-bit lane, as 64-bit counts. */
+static inline __m256i board_popcount_lanes_avx2(__m256i v)
+{
+	const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+	                                     0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+	const __m256i low = _mm256_set1_epi8(0x0F);
+	const __m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(v, low));
+	const __m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
+	return _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256());
+}
+
+/* Four children at once: g0..g3 are their flips plus the move square
+ * (directions in lanes); adds their move counts (within gv) to *acc and
+ * returns the lanes (bits 0..3) whose child has no move there.  Unused
+ * lanes are cleared in gv and then count as having no move. */
+static inline __attribute__((always_inline)) int board_children_x4_avx2(
+	__m256i pp, __m256i oo, __m256i gv, __m256i g0, __m256i g1, __m256i g2, __m256i g3, __m256i *acc)
+{
+	const __m256i G = board_or_transpose_avx2(g0, g1, g2, g3);
+	const __m256i P = _mm256_andnot_si256(G, oo);
+	const __m256i O = _mm256_xor_si256(pp, G);
+	const __m256i M = _mm256_and_si256(board_moves_x4_avx2(P, O), gv);
+	*acc = _mm256_add_epi64(*acc, board_popcount_lanes_avx2(M));
+	return _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(M, _mm256_setzero_si256())));
+}
+
+/* See board_mobility_sum(): children are taken four at a time, their
+ * flips computed one by one (directions in lanes) and transposed so that
+ * the children's move generation runs with one child per lane. */
+static inline uint64_t board_mobility_sum_avx2(uint64_t p, uint64_t o, uint64_t moves, uint64_t geo,
+                                               uint64_t *nomove)
+{
+	const __m256i pp = _mm256_set1_epi64x((long long)p);
+	const __m256i oo = _mm256_set1_epi64x((long long)o);
+	const __m256i gg = _mm256_set1_epi64x((long long)geo);
+	__m256i acc = _mm256_setzero_si256();
+	uint64_t none = 0;
+	while (bit_pop(bit_pop(bit_pop(moves)))) {
+		const int s0 = bit_first(moves);
+		moves = bit_pop(moves);
+		const int s1 = bit_first(moves);
+		moves = bit_pop(moves);
+		const int s2 = bit_first(moves);
+		moves = bit_pop(moves);
+		const int s3 = bit_first(moves);
+		moves = bit_pop(moves);
+		const int dead = board_children_x4_avx2(pp, oo, gg,
+			board_flips_x_lanes_avx2(pp, oo, s0), board_flips_x_lanes_avx2(pp, oo, s1),
+			board_flips_x_lanes_avx2(pp, oo, s2), board_flips_x_lanes_avx2(pp, oo, s3), &acc);
+		if (__builtin_expect(dead != 0, 0))
+			none |= (dead & 1 ? bit_of(s0) : 0) | (dead & 2 ? bit_of(s1) : 0) |
+			        (dead & 4 ? bit_of(s2) : 0) | (dead & 8 ? bit_of(s3) : 0);
+	}
+	if (moves) {
+		/* one to three children left: repeat the first in the unused lanes,
+		 * which the lane mask then ignores */
+		const int k = bit_count(moves);
+		const int s0 = bit_first(moves);
+		const uint64_t m1 = bit_pop(moves);
+		const int s1 = m1 ? bit_first(m1) : s0;
+		const uint64_t m2 = bit_pop(m1);
+		const int s2 = m2 ? bit_first(m2) : s0;
+		const __m256i g0 = board_flips_x_lanes_avx2(pp, oo, s0);
+		const __m256i gv = _mm256_and_si256(gg, _mm256_loadu_si256((const __m256i *)board_lanes_valid[k]));
+		const int dead = board_children_x4_avx2(pp, oo, gv, g0, board_flips_x_lanes_avx2(pp, oo, s1),
+			board_flips_x_lanes_avx2(pp, oo, s2), g0, &acc) & ((1 << k) - 1);
+		if (__builtin_expect(dead != 0, 0))
+			none |= (dead & 1 ? bit_of(s0) : 0) | (dead & 2 ? bit_of(s1) : 0) |
+			        (dead & 4 ? bit_of(s2) : 0);
+	}
+	*nomove = none;
+	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+	s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+	return (uint64_t)_mm_cvtsi128_si64(s);
+}
+
 #endif
 
 /* ---- the build's kernel ------------------------------------------------ */
@@ -171,6 +313,37 @@ static inline uint64_t board_flips(uint64_t p, uint64_t o, int sq)
 	return board_flips_avx2(p, o, sq);
 #else
 	return board_flips_portable(p, o, sq);
+#endif
+}
+
+/* Sum over the legal moves x in `moves` of the number of moves the
+ * opponent has after x (within geo); the squares x after which the
+ * opponent has no move are written to *nomove.  The hot loop of perft
+ * (its last two plies) and of mobility-based move ordering. */
+static inline uint64_t board_mobility_sum_portable(uint64_t p, uint64_t o, uint64_t moves, uint64_t geo,
+                                                   uint64_t *nomove)
+{
+	uint64_t n = 0, none = 0;
+	for (; moves; moves = bit_pop(moves)) {
+		int sq = bit_first(moves);
+		uint64_t f = board_flips_portable(p, o, sq);
+		uint64_t m = board_moves_portable(o ^ f, p ^ f ^ bit_of(sq)) & geo;
+		if (m)
+			n += (uint64_t)bit_count(m);
+		else
+			none |= bit_of(sq);
+	}
+	*nomove = none;
+	return n;
+}
+
+static inline uint64_t board_mobility_sum(uint64_t p, uint64_t o, uint64_t moves, uint64_t geo,
+                                          uint64_t *nomove)
+{
+#if EMILIA_HAVE_AVX2
+	return board_mobility_sum_avx2(p, o, moves, geo, nomove);
+#else
+	return board_mobility_sum_portable(p, o, moves, geo, nomove);
 #endif
 }
 

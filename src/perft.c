@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include "perft.h"
 
-/* Leaves one ply below b (bulk count). */
-static inline uint64_t perft1(uint64_t p, uint64_t o, int mode, uint64_t geo)
+/* Leaves one ply below a position whose move set is m (bulk count). */
+static inline uint64_t perft1_moves(uint64_t m, uint64_t p, uint64_t o, int mode, uint64_t geo)
 {
-	uint64_t m = board_moves(p, o) & geo;
 	if (m)
 		return (uint64_t)bit_count(m);
 	if (mode == 2) {
@@ -16,27 +15,55 @@ static inline uint64_t perft1(uint64_t p, uint64_t o, int mode, uint64_t geo)
 	return 1; /* a pass, or a finished game: one leaf either way */
 }
 
-/* Specialised last two plies: the hot loop of perft. */
-static uint64_t perft2(uint64_t p, uint64_t o, int mode, uint64_t geo)
+static inline uint64_t perft1(uint64_t p, uint64_t o, int mode, uint64_t geo)
+{
+	return perft1_moves(board_moves(p, o) & geo, p, o, mode, geo);
+}
+
+/* The last two plies, the hot loop of perft: for each move, the child's
+ * move count comes from the fused flip + move generation kernel. */
+static inline __attribute__((always_inline)) uint64_t perft2(uint64_t p, uint64_t o, int mode,
+                                                            uint64_t geo)
 {
 	uint64_t m = board_moves(p, o) & geo;
 	if (!m) {
 		uint64_t mo = board_moves(o, p) & geo;
 		if (!mo)
 			return 1;
-		return mode == 1 ? perft1(o, p, mode, geo) : perft2(o, p, mode, geo);
+		if (mode == 1)
+			return perft1_moves(mo, o, p, mode, geo);
+		m = mo; /* mode 2: the pass uses no ply */
+		uint64_t t = p;
+		p = o;
+		o = t;
 	}
-	uint64_t n = 0;
-	do {
-		int sq = bit_first(m);
+	uint64_t none;
+	uint64_t n = board_mobility_sum(p, o, m, geo, &none);
+	for (; none; none = bit_pop(none)) {
+		/* the opponent must pass after this move (or the game is over) */
+		int sq = bit_first(none);
 		uint64_t f = board_flips(p, o, sq);
-		n += perft1(o ^ f, p ^ f ^ bit_of(sq), mode, geo);
-		m = bit_pop(m);
-	} while (m);
+		n += perft1_moves(0, o ^ f, p ^ f ^ bit_of(sq), mode, geo);
+	}
 	return n;
 }
 
-static uint64_t perft_rec(uint64_t p, uint64_t o, int depth, int mode, uint64_t geo)
+static inline __attribute__((always_inline)) uint64_t perft_rec_mode(uint64_t p, uint64_t o, int depth,
+                                                                    int mode, uint64_t geo);
+
+static uint64_t perft_rec1(uint64_t p, uint64_t o, int depth, uint64_t geo)
+{
+	return perft_rec_mode(p, o, depth, 1, geo);
+}
+
+static uint64_t perft_rec2(uint64_t p, uint64_t o, int depth, uint64_t geo)
+{
+	return perft_rec_mode(p, o, depth, 2, geo);
+}
+
+/* mode is a constant in each instance (perft_rec1, perft_rec2). */
+static inline __attribute__((always_inline)) uint64_t perft_rec_mode(uint64_t p, uint64_t o, int depth,
+                                                                    int mode, uint64_t geo)
 {
 	if (depth <= 2)
 		return depth == 2 ? perft2(p, o, mode, geo) : depth == 1 ? perft1(p, o, mode, geo) : 1;
@@ -44,16 +71,26 @@ static uint64_t perft_rec(uint64_t p, uint64_t o, int depth, int mode, uint64_t 
 	if (!m) {
 		if (!(board_moves(o, p) & geo))
 			return 1;
-		return perft_rec(o, p, mode == 1 ? depth - 1 : depth, mode, geo);
+		if (mode == 1)
+			return perft_rec1(o, p, depth - 1, geo);
+		return perft_rec2(o, p, depth, geo);
 	}
 	uint64_t n = 0;
 	do {
 		int sq = bit_first(m);
 		uint64_t f = board_flips(p, o, sq);
-		n += perft_rec(o ^ f, p ^ f ^ bit_of(sq), depth - 1, mode, geo);
+		if (mode == 1)
+			n += perft_rec1(o ^ f, p ^ f ^ bit_of(sq), depth - 1, geo);
+		else
+			n += perft_rec2(o ^ f, p ^ f ^ bit_of(sq), depth - 1, geo);
 		m = bit_pop(m);
 	} while (m);
 	return n;
+}
+
+static uint64_t perft_rec(uint64_t p, uint64_t o, int depth, int mode, uint64_t geo)
+{
+	return mode == 1 ? perft_rec1(p, o, depth, geo) : perft_rec2(p, o, depth, geo);
 }
 
 uint64_t perft(Board b, int depth, int mode, uint64_t geometry)

@@ -2,6 +2,34 @@
 #include "testutil.h"
 #include "game.h"
 
+/* board_mobility_sum (both kernels) against the kernel checked above, with
+ * the full board and with the smaller boards' masks. */
+static void check_mobility_sum(Board b, uint64_t moves, long n)
+{
+	const uint64_t geo = board_geometry((n >> 2) % 3 == 0 ? 8 : (n >> 2) % 3 == 1 ? 6 : 4);
+	const uint64_t m = moves & geo;
+	uint64_t want = 0, want_none = 0;
+	for (uint64_t r = m; r; r = bit_pop(r)) {
+		int sq = bit_first(r);
+		uint64_t f = board_flips_portable(b.p, b.o, sq);
+		uint64_t cm = board_moves_portable(b.o ^ f, b.p ^ f ^ bit_of(sq)) & geo;
+		want += (uint64_t)bit_count(cm);
+		if (!cm)
+			want_none |= bit_of(sq);
+	}
+	uint64_t none = 1;
+	ck_assert_uint_eq(board_mobility_sum_portable(b.p, b.o, m, geo, &none), want);
+	ck_assert_uint_eq(none, want_none);
+#if EMILIA_HAVE_AVX2
+	none = 1;
+	ck_assert_uint_eq(board_mobility_sum_avx2(b.p, b.o, m, geo, &none), want);
+	ck_assert_uint_eq(none, want_none);
+#endif
+	none = 1;
+	ck_assert_uint_eq(board_mobility_sum(b.p, b.o, m, geo, &none), want);
+	ck_assert_uint_eq(none, want_none);
+}
+
 /* Random reachable positions: random games from the start, every position
  * along the way is checked.  Returns the number of positions checked. */
 static long check_random_games(long want, uint64_t seed)
@@ -25,6 +53,8 @@ static long check_random_games(long want, uint64_t seed)
 				ck_assert_uint_eq(board_flips_avx2(b.p, b.o, sq), f);
 #endif
 			}
+			if ((n & 3) == 0)
+				check_mobility_sum(b, ref, n);
 			n++;
 			if (!ref) {
 				if (!ref_moves(b.o, b.p))
