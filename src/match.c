@@ -128,8 +128,14 @@ static bool set_key(MatchEngineSpec *spec, const char *word, char *err)
 		strcpy(spec->cmd, val);
 	} else if (klen == 4 && !strncmp(word, "init", 4)) {
 		strcpy(spec->init, val);
+	} else if (klen == 2 && !strncmp(word, "tc", 2)) {
+		if (!match_parse_tc(val, &spec->tc)) {
+			snprintf(err, MATCH_ERR, "engine tc '%.80s' is not S, M+I or none", val);
+			return false;
+		}
+		spec->has_tc = true;
 	} else {
-		snprintf(err, MATCH_ERR, "unknown engine key '%.*s' (name=, cmd=, init=)", (int)klen, word);
+		snprintf(err, MATCH_ERR, "unknown engine key '%.*s' (name=, cmd=, init=, tc=)", (int)klen, word);
 		return false;
 	}
 	for (const char *p = val; *p; p++)
@@ -209,7 +215,12 @@ static bool parse_decimal(const char *s, size_t len, double *out)
 
 bool match_parse_tc(const char *s, MatchTimeControl *tc)
 {
-	MatchTimeControl t = { 0, 0, 0 };
+	MatchTimeControl t = { 0, 0, 0, false };
+	if (!strcmp(s, "none")) {
+		t.none = true;
+		*tc = t;
+		return true;
+	}
 	const char *plus = strchr(s, '+');
 	if (!plus) {
 		if (!parse_decimal(s, strlen(s), &t.move_time) || t.move_time <= 0 || t.move_time > 86400)
@@ -246,6 +257,10 @@ static void ggf_clock(double secs, char *out, size_t n)
 void match_tc_ggf(const MatchTimeControl *tc, char *out, size_t n)
 {
 	char a[32], b[32];
+	if (tc->none) {
+		snprintf(out, n, "-");
+		return;
+	}
 	if (tc->move_time > 0) {
 		ggf_clock(0, a, sizeof a);
 		ggf_clock(tc->move_time, b, sizeof b);
@@ -684,8 +699,10 @@ static MatchReplyStatus setup(MatchEngine *e, const Game *opening, const MatchGa
 	MatchReplyStatus st = must_status(e, "clear_board", to);
 	if (st != MATCH_REPLY_OK)
 		return st;
-	const MatchTimeControl *tc = &cfg->tc;
-	if (tc->move_time > 0) {
+	const MatchTimeControl *tc = e->spec->has_tc ? &e->spec->tc : &cfg->tc;
+	if (tc->none) {
+		st = MATCH_REPLY_OK;
+	} else if (tc->move_time > 0) {
 		if (!e->int_time && tc->move_time != floor(tc->move_time))
 			snprintf(cmd, sizeof cmd, "time_settings 0 %g 1", tc->move_time);
 		else
@@ -693,7 +710,8 @@ static MatchReplyStatus setup(MatchEngine *e, const Game *opening, const MatchGa
 	} else {
 		snprintf(cmd, sizeof cmd, "time_settings %.0f %.0f 0", floor(tc->clock), 0.0);
 	}
-	st = match_engine_command(e, cmd, to, reply, sizeof reply, NULL);
+	if (!tc->none)
+		st = match_engine_command(e, cmd, to, reply, sizeof reply, NULL);
 	if (st == MATCH_REPLY_FAIL && tc->move_time > 0 && !e->int_time &&
 	    tc->move_time != floor(tc->move_time)) {
 		/* Integer seconds only (GTP's letter): round the budget up. */
@@ -732,8 +750,10 @@ bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening
 	Game *g = &res->game;
 	*g = *opening;
 	res->opening_plies = opening->nply;
-	const MatchTimeControl *tc = &cfg->tc;
-	res->clock_left[BLACK] = res->clock_left[WHITE] = tc->move_time > 0 ? 0 : tc->clock;
+	for (int c = 0; c < 2; c++) {
+		res->tc[c] = eng[c]->spec->has_tc ? eng[c]->spec->tc : cfg->tc;
+		res->clock_left[c] = res->tc[c].none || res->tc[c].move_time > 0 ? 0 : res->tc[c].clock;
+	}
 
 	for (int c = 0; c < 2; c++) {
 		MatchReplyStatus st = setup(eng[c], opening, cfg);
@@ -769,8 +789,12 @@ bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening
 			}
 			continue;
 		}
-		double limit = tc->move_time > 0 ? tc->move_time : res->clock_left[c];
-		if (tc->move_time <= 0) {
+		const MatchTimeControl *tc = &res->tc[c];
+		/* no clock: only the hang limit, no grace, no time commands */
+		double limit = tc->none ? cfg->command_timeout :
+		               tc->move_time > 0 ? tc->move_time : res->clock_left[c];
+		double grace = tc->none ? 0 : cfg->grace;
+		if (!tc->none && tc->move_time <= 0) {
 			snprintf(cmd, sizeof cmd, "time_left %s %.0f 0", colour_name[c],
 			         floor(res->clock_left[c] > 0 ? res->clock_left[c] : 0));
 			MatchReplyStatus st = match_engine_command(me, cmd, cfg->command_timeout, NULL, 0, NULL);
@@ -783,13 +807,13 @@ bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening
 		}
 		double secs;
 		snprintf(cmd, sizeof cmd, "genmove %s", colour_name[c]);
-		MatchReplyStatus st = match_engine_command(me, cmd, limit + cfg->grace, reply, sizeof reply, &secs);
+		MatchReplyStatus st = match_engine_command(me, cmd, limit + grace, reply, sizeof reply, &secs);
 		if (st == MATCH_REPLY_ABORT)
 			goto abort;
 		if (st == MATCH_REPLY_TIMEOUT) {
 			char msg[160];
 			snprintf(msg, sizeof msg, "lost on time: no move within %.3f s (%.3f s + %.3f s grace)",
-			         limit + cfg->grace, limit, cfg->grace);
+			         limit + grace, limit, grace);
 			forfeit(res, me, c, MATCH_END_TIME, msg);
 			return true;
 		}
@@ -804,13 +828,13 @@ bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening
 			forfeit(res, me, c, MATCH_END_JUNK, msg);
 			return true;
 		}
-		if (secs > limit + cfg->grace) {
+		if (secs > limit + grace) {
 			snprintf(msg, sizeof msg, "lost on time: took %.3f s, limit %.3f s + %.3f s grace",
-			         secs, limit, cfg->grace);
+			         secs, limit, grace);
 			forfeit(res, me, c, MATCH_END_TIME, msg);
 			return true;
 		}
-		if (tc->move_time <= 0) {
+		if (!tc->none && tc->move_time <= 0) {
 			double left = res->clock_left[c] - secs;
 			res->clock_left[c] = (left > 0 ? left : 0) + tc->increment;
 		}
@@ -864,11 +888,17 @@ abort:
 /* ---- GGF -------------------------------------------------------------- */
 
 void match_ggf(const MatchGameResult *res, const char *black, const char *white,
-               const MatchGameConfig *cfg, const char *date, char *out, size_t n)
+               const char *date, char *out, size_t n)
 {
 	const Game *g = &res->game;
-	char ti[64], bo[80];
-	match_tc_ggf(&cfg->tc, ti, sizeof ti);
+	char ti[160], tb[64], tw[64], bo[80];
+	match_tc_ggf(&res->tc[BLACK], tb, sizeof tb);
+	match_tc_ggf(&res->tc[WHITE], tw, sizeof tw);
+	/* TI when both clocks are the same, else TB / TW ("-": no clock) */
+	if (!strcmp(tb, tw))
+		snprintf(ti, sizeof ti, "TI[%s]", tb);
+	else
+		snprintf(ti, sizeof ti, "TB[%s]TW[%s]", tb, tw);
 	/* BO: the start position a1..h8, '*' black, 'O' white, then the side. */
 	size_t k = 0;
 	bo[k++] = '8';
@@ -884,7 +914,7 @@ void match_ggf(const MatchGameResult *res, const char *black, const char *white,
 	bo[k] = '\0';
 	const char *flag = res->end == MATCH_END_BOARD ? "" : res->end == MATCH_END_TIME ? ":t" : ":r";
 	size_t o = (size_t)snprintf(out, n,
-	        "(;GM[Othello]PC[emilia-match]DT[%s]PB[%s]PW[%s]RE[%+d.000%s]TI[%s]TY[8]BO[%s]",
+	        "(;GM[Othello]PC[emilia-match]DT[%s]PB[%s]PW[%s]RE[%+d.000%s]%sTY[8]BO[%s]",
 	        date, black, white, res->margin, flag, ti, bo);
 	for (int i = 0; i < g->nply && o < n; i++) {
 		const GamePly *h = &g->hist[i];

@@ -46,11 +46,22 @@
 #define MATCH_CMD_MAX 2048
 #define MATCH_ERR 256
 
+/* Time control: a per-move budget, a game clock with increment, or none
+ * (no time commands are sent and only the hang limit applies). */
+typedef struct MatchTimeControl {
+	double move_time;           /* > 0: per-move budget */
+	double clock;               /* seconds per game (move_time == 0) */
+	double increment;           /* seconds added after each move */
+	bool none;                  /* no clock */
+} MatchTimeControl;
+
 /* An engine as given on the command line. */
 typedef struct MatchEngineSpec {
 	char name[MATCH_NAME_MAX];
 	char cmd[MATCH_CMD_MAX];    /* run by /bin/sh -c */
 	char init[MATCH_CMD_MAX];   /* GTP commands sent after start, ';'-separated */
+	bool has_tc;                /* tc= given: overrides the match's clock */
+	MatchTimeControl tc;
 } MatchEngineSpec;
 
 /* A shared log of all GTP traffic (and the engines' stderr), or none. */
@@ -88,20 +99,15 @@ typedef struct MatchEngine {
 
 void match_ignore_sigpipe(void);
 
-/* Parse the words after --engine: name=NAME cmd=COMMAND [init=CMDS].  Each
+/* Parse the words after --engine: name=NAME cmd=COMMAND [init=CMDS] [tc=TC].  Each
  * word is key=value; a word that holds several of them (one shell argument
  * 'name=a cmd="x -l 1"') is split with sh-like quotes ('...', "...", \).
  * Returns the number of words consumed (>= 1) or 0 with a message in err;
  * stops at the first word that is not key=value. */
 int match_parse_engine_words(int nwords, char **words, MatchEngineSpec *spec, char *err);
 
-/* Time control: "S" (seconds per move) or "M+I" (minutes per game plus
- * seconds of increment).  False on anything else. */
-typedef struct MatchTimeControl {
-	double move_time;           /* > 0: per-move budget */
-	double clock;               /* seconds per game (move_time == 0) */
-	double increment;           /* seconds added after each move */
-} MatchTimeControl;
+/* Time control: "S" (seconds per move), "M+I" (minutes per game plus
+ * seconds of increment) or "none".  False on anything else. */
 bool match_parse_tc(const char *s, MatchTimeControl *tc);
 /* GGF clock field value, e.g. "05:00/00:02" or "00:00/00:00.1" (per move). */
 void match_tc_ggf(const MatchTimeControl *tc, char *out, size_t n);
@@ -136,13 +142,15 @@ typedef enum {
 typedef struct MatchGameConfig {
 	MatchTimeControl tc;
 	double grace;               /* seconds tolerated beyond the clock */
-	double command_timeout;     /* for commands other than genmove */
+	double command_timeout;     /* for commands other than genmove, and for
+	                               genmove of an engine without a clock */
 	Scoring scoring;
 } MatchGameConfig;
 
 typedef struct MatchGameResult {
 	Game game;                  /* final position and all plies */
 	int opening_plies;          /* the first plies came from the opening */
+	MatchTimeControl tc[2];     /* each colour's time control */
 	double ply_secs[GAME_MAX_PLY]; /* thinking time of each ply (0 for passes, opening) */
 	double clock_left[2];       /* with a game clock: seconds left per colour */
 	MatchEnd end;
@@ -163,7 +171,7 @@ bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening
 /* One GGF record (one line, no newline):
  * (;GM[Othello]PC[..]DT[..]PB[..]PW[..]RE[..]TI[..]TY[8]BO[8 ... *]B[..]...;) */
 void match_ggf(const MatchGameResult *res, const char *black, const char *white,
-               const MatchGameConfig *cfg, const char *date, char *out, size_t n);
+               const char *date, char *out, size_t n);
 
 const char *match_end_name(MatchEnd end);
 

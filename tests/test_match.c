@@ -244,7 +244,12 @@ START_TEST(time_controls_parse)
 	ck_assert_double_eq(tc.clock, 30);
 	match_tc_ggf(&tc, buf, sizeof buf);
 	ck_assert_str_eq(buf, "00:30/00:00.25");
-	const char *bad[] = { "", "0", "-1", "1e3", "inf", "nan", "1+", "+1", "0+0", "1+2+3", "a", "1..2", " 1" };
+	ck_assert(match_parse_tc("none", &tc));
+	ck_assert(tc.none);
+	match_tc_ggf(&tc, buf, sizeof buf);
+	ck_assert_str_eq(buf, "-");
+	const char *bad[] = { "", "0", "-1", "1e3", "inf", "nan", "1+", "+1", "0+0", "1+2+3", "a", "1..2", " 1",
+	                      "None", "none+1" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		ck_assert_msg(!match_parse_tc(bad[i], &tc), "accepted '%s'", bad[i]);
 }
@@ -303,7 +308,7 @@ START_TEST(scripted_game_plays_out_with_both_pass_conventions)
 	ck_assert_int_eq(r->margin, GAME_PLAIN);
 	/* the GGF record of it */
 	char ggf[4096];
-	match_ggf(r, "explicit", "implicit", &plain, "2026.01.02_03:04:05.UTC", ggf, sizeof ggf);
+	match_ggf(r, "explicit", "implicit", "2026.01.02_03:04:05.UTC", ggf, sizeof ggf);
 	ck_assert_msg(!strncmp(ggf, "(;GM[Othello]PC[emilia-match]DT[2026.01.02_03:04:05.UTC]PB[explicit]"
 	                            "PW[implicit]RE[+37.000]TI[00:00/00:05]TY[8]BO[8 -------------------"
 	                            "--------O*------*O--------------------------- *]B[D3]W[C3]B[C4]W[E3]"
@@ -312,6 +317,107 @@ START_TEST(scripted_game_plays_out_with_both_pass_conventions)
 	ck_assert_ptr_nonnull(strstr(ggf, "W[PA]B[H8//"));
 	ck_assert_ptr_nonnull(strstr(ggf, "W[PA]B[B2//"));
 	ck_assert_str_eq(ggf + strlen(ggf) - 2, ";)");
+	match_engine_stop(&a, 1);
+	match_engine_stop(&b, 1);
+	free(r);
+}
+END_TEST
+
+START_TEST(clocks_and_time_commands)
+{
+	match_ignore_sigpipe();
+	MatchEngineSpec sa = fake("a", "good"), sb = fake("b", "slow 3 implicit");
+	MatchLog log;
+	pthread_mutex_init(&log.mu, NULL);
+	log.f = tmpfile();
+	ck_assert_ptr_nonnull(log.f);
+	MatchEngine a, b;
+	match_engine_init(&a, &sa, &log, NULL);
+	match_engine_init(&b, &sb, &log, NULL);
+	Game op = opening_game();
+	MatchGameResult *r = malloc(sizeof *r);
+	/* A game clock of 0.05 min = 3 s plus 0.1 s a move.  b's third answer
+	 * takes 2 s: within its clock, so the game is played out. */
+	MatchGameConfig cfg = default_cfg;
+	ck_assert(match_parse_tc("0.05+0.1", &cfg.tc));
+	ck_assert(match_play_game(&a, &b, &op, &cfg, r));
+	ck_assert_int_eq(r->end, MATCH_END_BOARD);
+	ck_assert_int_eq(r->margin, GAME_OFFICIAL);
+	/* Each clock is 3 s, minus each move's time (floored at 0), plus 0.1 s
+	 * after each move: recomputed here from the recorded move times. */
+	double left[2] = { 3, 3 };
+	int moves[2] = { 0, 0 };
+	for (int i = r->opening_plies; i < r->game.nply; i++) {
+		const GamePly *h = &r->game.hist[i];
+		if (h->move == BOARD_PASS)
+			continue;
+		double l = left[h->side] - r->ply_secs[i];
+		left[h->side] = (l > 0 ? l : 0) + 0.1;
+		moves[h->side]++;
+	}
+	/* 61 plies alternate, White's two passes included: Black 31, White 30
+	 * (28 moves); minus the 4 + 4 plies of the opening */
+	ck_assert_int_eq(moves[BLACK], 27);
+	ck_assert_int_eq(moves[WHITE], 24);
+	ck_assert_double_eq_tol(r->clock_left[BLACK], left[BLACK], 1e-9);
+	ck_assert_double_eq_tol(r->clock_left[WHITE], left[WHITE], 1e-9);
+	ck_assert(r->ply_secs[13] >= 2.0); /* b (White)'s third genmove: ply 14 */
+	ck_assert(r->clock_left[WHITE] < 3 + 24 * 0.1 - 2.0 + 1e-9);
+	/* The GTP traffic: the clock in time_settings, time_left before each
+	 * genmove (3 s at Black's first move: "time_left black 3 0"). */
+	fflush(log.f);
+	rewind(log.f);
+	char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof buf - 1, log.f);
+	buf[n] = '\0';
+	ck_assert_ptr_nonnull(strstr(buf, "a << time_settings 3 0 0\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "b << time_settings 3 0 0\n"));
+	const char *tl = strstr(buf, "[game 0] a << time_left black 3 0\n");
+	ck_assert_ptr_nonnull(tl);
+	const char *gm = strstr(tl, "[game 0] a << ");
+	gm = gm ? strstr(gm + 1, "[game 0] a << ") : NULL; /* the command after it */
+	ck_assert_ptr_nonnull(gm);
+	ck_assert(!strncmp(gm, "[game 0] a << genmove black\n", 28));
+	ck_assert_ptr_nonnull(strstr(buf, "b -- passes are implicit"));
+	ck_assert_ptr_nonnull(strstr(buf, "a << play white pass"));
+	ck_assert_ptr_null(strstr(buf, "b << play white pass"));
+	match_engine_stop(&a, 1);
+	match_engine_stop(&b, 1);
+	fclose(log.f);
+
+	/* The same slow answer against a 1 s clock (+ 0.1 s grace) loses. */
+	ck_assert(match_parse_tc("0.0166+0", &cfg.tc)); /* 0.996 s */
+	match_engine_init(&a, &sa, NULL, NULL);
+	match_engine_init(&b, &sb, NULL, NULL);
+	ck_assert(match_play_game(&a, &b, &op, &cfg, r));
+	ck_assert_int_eq(r->end, MATCH_END_TIME);
+	ck_assert_int_eq(r->loser, WHITE);
+	ck_assert_int_eq(r->game.nply, 13);
+	ck_assert_ptr_nonnull(strstr(r->reason, "b (white) lost on time: no move within"));
+	match_engine_stop(&a, 1);
+	match_engine_stop(&b, 1);
+
+	/* Per-engine clocks: b has none (tc=none): no time commands, only the
+	 * hang limit (command_timeout 5 s), so its 2 s answer under a 0.4 s
+	 * per-move match clock is fine; the GGF gives each side's clock. */
+	char err[MATCH_ERR];
+	char *words[] = { "name=b", sb.cmd, "tc=none" };
+	char cmdw[MATCH_CMD_MAX + 8];
+	snprintf(cmdw, sizeof cmdw, "cmd=%s", sb.cmd);
+	words[1] = cmdw;
+	MatchEngineSpec sn;
+	ck_assert_int_eq(match_parse_engine_words(3, words, &sn, err), 3);
+	ck_assert(sn.has_tc && sn.tc.none);
+	cfg = default_cfg;
+	cfg.tc.move_time = 0.4;
+	match_engine_init(&a, &sa, NULL, NULL);
+	match_engine_init(&b, &sn, NULL, NULL);
+	ck_assert(match_play_game(&a, &b, &op, &cfg, r));
+	ck_assert_int_eq(r->end, MATCH_END_BOARD);
+	ck_assert(r->tc[WHITE].none && !r->tc[BLACK].none);
+	char ggf[4096];
+	match_ggf(r, "a", "b", "2026.01.02_03:04:05.UTC", ggf, sizeof ggf);
+	ck_assert_msg(strstr(ggf, "RE[+38.000]TB[00:00/00:00.4]TW[-]TY[8]"), "%s", ggf);
 	match_engine_stop(&a, 1);
 	match_engine_stop(&b, 1);
 	free(r);
@@ -633,6 +739,7 @@ static Suite *match_suite(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("games");
 	tcase_add_test(t, scripted_game_plays_out_with_both_pass_conventions);
+	tcase_add_test(t, clocks_and_time_commands);
 	tcase_add_loop_test(t, fake_engines_forfeit, 0, (int)(sizeof forfeit_cases / sizeof forfeit_cases[0]));
 	tcase_add_test(t, tool_gauntlet_with_misbehaving_engines);
 	tcase_add_test(t, tool_sprt_stops_the_match);

@@ -75,6 +75,8 @@ typedef struct Match {
 	long next_job;              /* under mu */
 	long done_games;
 	long forfeits[MAX_ENGINES][MATCH_END_ABORTED + 1];
+	double think_sum[MAX_ENGINES], think_max[MAX_ENGINES];
+	long think_moves[MAX_ENGINES];
 	pthread_mutex_t mu;
 	FILE *out;
 	MatchLog log;
@@ -100,11 +102,13 @@ static void usage(FILE *f)
 	fprintf(f,
 	"usage: emilia-match --engine name=NAME cmd=\"COMMAND\" [init=\"GTP;GTP\"] --engine ... [options]\n"
 	"  --engine name=N cmd=C  a GTP engine run by /bin/sh -c C (repeat; at least two);\n"
-	"                         init= GTP commands sent after start, ';'-separated\n"
+	"                         init= GTP commands sent after start, ';'-separated;\n"
+	"                         tc=S|M+I|none its own clock (none: no time commands, only --timeout)\n"
 	"  --openings FILE        transcripts, one per line (f5d6c3...); default: the start position\n"
 	"  --order random|sequential   random sample (seeded, default) or the file's order\n"
 	"  --games N              games per pairing, even: N/2 openings, each played twice, colours swapped (default 2)\n"
-	"  --tc S | --tc M+I      S seconds per move, or M minutes per game plus I seconds per move (default 5)\n"
+	"  --tc S | --tc M+I      S seconds per move, or M minutes per game plus I seconds per move (default 5);\n"
+	"                         --tc none: no clocks, only the --timeout hang limit\n"
 	"  --grace S              seconds tolerated beyond a clock before a time loss (default 0.1)\n"
 	"  --concurrency N        games played at once (default 1)\n"
 	"  --sprt elo0=A elo1=B alpha=X beta=Y [model=pentanomial|trinomial]\n"
@@ -115,7 +119,8 @@ static void usage(FILE *f)
 	"  --round-robin          every engine against every other\n"
 	"  --reuse                keep engine processes between games (clear_board); default: fresh per game\n"
 	"  --scoring official|plain   disc margins with empties to the winner (default) or as they stand\n"
-	"  --timeout S            limit for commands other than genmove, and for start-up (default 10)\n"
+	"  --timeout S            limit for commands other than genmove, for start-up, and for genmove\n"
+	"                         without a clock (default 10)\n"
 	"  --log FILE             write all GTP traffic and the engines' stderr to FILE\n"
 	"  --quiet                no progress line\n");
 }
@@ -444,13 +449,23 @@ static void record(Match *m, const Job *j, const MatchGameResult *r)
 	} else if (r->end != MATCH_END_RESIGN) {
 		m->forfeits[r->loser == BLACK ? eb : ew][r->end]++;
 	}
+	for (int i = r->opening_plies; i < r->game.nply; i++) {
+		const GamePly *h = &r->game.hist[i];
+		int e = h->side == BLACK ? eb : ew;
+		if (h->move == BOARD_PASS)
+			continue;
+		m->think_sum[e] += r->ply_secs[i];
+		m->think_moves[e]++;
+		if (r->ply_secs[i] > m->think_max[e])
+			m->think_max[e] = r->ply_secs[i];
+	}
 	p->pair_points[j->pair] += pts;
 	if (++p->pair_games[j->pair] == 2)
 		p->penta[p->pair_points[j->pair]]++;
 	if (m->out) {
 		char date[48], line[8192];
 		utc_date(date, sizeof date);
-		match_ggf(r, o->engines[eb].name, o->engines[ew].name, &o->cfg, date, line, sizeof line);
+		match_ggf(r, o->engines[eb].name, o->engines[ew].name, date, line, sizeof line);
 		fprintf(m->out, "%s\n", line);
 		fflush(m->out);
 	}
@@ -616,7 +631,9 @@ int main(int argc, char **argv)
 	}
 	m.tty = isatty(2) && !o.quiet;
 	char tcs[64];
-	if (o.cfg.tc.move_time > 0)
+	if (o.cfg.tc.none)
+		snprintf(tcs, sizeof tcs, "no clock (hang limit %g s)", o.cfg.command_timeout);
+	else if (o.cfg.tc.move_time > 0)
 		snprintf(tcs, sizeof tcs, "%g s per move", o.cfg.tc.move_time);
 	else
 		snprintf(tcs, sizeof tcs, "%g min + %g s per game", o.cfg.tc.clock / 60, o.cfg.tc.increment);
@@ -627,6 +644,10 @@ int main(int argc, char **argv)
 		printf(" (%ld, %s, seed %llu)", m.nopenings, o.random_order ? "random" : "in order",
 		       (unsigned long long)o.seed);
 	printf(", concurrency %ld, %s processes\n", o.concurrency, o.reuse ? "reused" : "fresh");
+	for (int e = 0; e < o.nengines; e++)
+		if (o.engines[e].has_tc)
+			printf("  %s has its own clock: tc=%s\n", o.engines[e].name,
+			       o.engines[e].tc.none ? "none (hang limit --timeout)" : "set");
 	fflush(stdout);
 
 	signal_stop = &m.stop;
@@ -677,6 +698,13 @@ int main(int argc, char **argv)
 		}
 		printf("\n");
 	}
+	printf("time per move:");
+	for (int e = 0; e < o.nengines; e++)
+		if (m.think_moves[e])
+			printf(" %s mean %.3f s, max %.3f s (%ld moves)%s", o.engines[e].name,
+			       m.think_sum[e] / (double)m.think_moves[e], m.think_max[e], m.think_moves[e],
+			       e + 1 < o.nengines ? ";" : "");
+	printf("\n");
 	bool any = false;
 	for (int e = 0; e < o.nengines; e++) {
 		long total = 0;

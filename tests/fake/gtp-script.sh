@@ -8,7 +8,8 @@
 #   MODE      good (default), or from its Nth genmove of a game (N >= 1):
 #             illegal (answers D4, a centre square, never empty), pass (PASS
 #             with moves left), exit (exits, status 3), hang (sleeps), slow
-#             (answers after 2 s), junk (a chatty line before the reply),
+#             (its Nth answer only comes after 2 s), junk (a chatty line
+#             before the reply),
 #             binary (control bytes), long (a 5000-byte line), refuse
 #             ("? ..."), resign; deadstart: exits before saying anything.
 #   PASSES    explicit (default: accepts `play b pass`) or implicit (answers
@@ -48,7 +49,7 @@ while IFS= read -r line; do
 			pass) ok PASS; continue ;;
 			exit) exit 3 ;;
 			hang) sleep 600; exit 0 ;;
-			slow) sleep 2 ;;
+			slow) [ "$g" -eq "$at" ] && sleep 2 ;;
 			junk) printf 'thinking very hard about %s\n' "$2" ;;
 			binary) printf '\001\002\377garbage\n\n'; continue ;;
 			long) printf '=%05000d\n\n' 7; continue ;;
