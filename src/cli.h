@@ -8,6 +8,11 @@
 
 int cli_perft(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_eval(int argc, char **argv);
 int cli_solve(int argc, char **argv);
+/* GTP (default), --nboard, --ugi with the global options; `play`. */
+int cli_protocol(int argc, char **argv);
+int cli_protocol_usage(void);
+int cli_play(int argc, char **argv);
 
 #endif

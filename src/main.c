@@ -9,6 +9,8 @@ typedef struct Command {
 } Command;
 
 static const Command commands[] = {
+	{ "eval", cli_eval, "eval FILE.obf [--depth N] [--json] [--board 8|6|4] [--anti] [--eval WEIGHTS]" },
+	{ "play", cli_play, "play [--color black|white|both|none] [--time SECONDS] [OPTIONS]  a game in the terminal" },
 	{ "bench", cli_bench, "bench [--depth N]  deterministic search benchmark; last line: Nodes searched: N" },
 	{ "perft", cli_perft, "perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]" },
 	{ "solve", cli_solve, "solve FILE.obf|OBF|TRANSCRIPT [--threads N] [--hash MB] [--wld] [--board 8|6|4] [--variant normal|anti] [--json]" },
@@ -17,17 +19,18 @@ static const Command commands[] = {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: emilia [COMMAND [ARGS]]\n"
-	           "  (no command)  speak GTP on stdin/stdout\n");
+	           "  [OPTIONS] [--gtp|--nboard|--ugi]  speak GTP (default), NBoard or UGI on stdin/stdout\n"
+	           "                (OPTIONS: emilia --help-options)\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %s\n", commands[i].help);
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
+	if (!strcmp(argc < 2 ? "" : argv[1], "--help-options"))
+		return cli_protocol_usage();
+	if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")))
+		return cli_protocol(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;

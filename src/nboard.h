@@ -1,0 +1,44 @@
+/*
+ * nboard.h - the NBoard protocol (version 2) of the NBoard GUI, as
+ * ../shared/PROTOCOLS.md and NTest's Protocol.htm describe it.
+ *
+ * The GUI merges the engine's stderr into its stdout, so this mode never
+ * writes to stderr.  Searches (`go`, `hint`, `analyze`) run in a worker
+ * thread; `ping` stops any of them and is answered by `pong` only after
+ * the stopped search has gone quiet, so nothing about an old position
+ * follows a pong.  Any other command that arrives during a search waits
+ * for it.  Unknown or malformed commands are answered with a `status`
+ * line naming the problem; the board never changes on an error.
+ */
+#ifndef EMILIA_NBOARD_H
+#define EMILIA_NBOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "options.h"
+
+typedef struct NBoard NBoard;
+
+NBoard *nboard_new(FILE *out, const Options *opts, char *err);
+void nboard_free(NBoard *nb);
+/* Hard cap on the nodes of every search (fuzzing); 0 = none. */
+void nboard_set_node_cap(NBoard *nb, uint64_t nodes);
+/* Execute one line; false after quit. */
+bool nboard_execute_line(NBoard *nb, const char *line);
+/* Wait for the running search (if any) to finish. */
+void nboard_wait(NBoard *nb);
+void nboard_run(NBoard *nb, FILE *in);
+
+/* `emilia --nboard`. */
+int nboard_main(FILE *in, FILE *out, const Options *opts);
+
+/* Parse a GGF game (one line, "(;GM[Othello]...;)") into g: start board
+ * (BO), moves (passes included) and the players' clocks.  time_left[c] is
+ * the seconds left for colour c (clock minus that player's move times,
+ * plus increments) or -1 when the game has no clock.  All or nothing;
+ * err (160 bytes) says what is wrong. */
+bool nboard_parse_ggf(const char *ggf, Variant v, Game *g, double time_left[2],
+                      double increment[2], char *err);
+
+#endif

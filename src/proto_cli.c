@@ -1,0 +1,108 @@
+/*
+ * proto_cli.c - `emilia [OPTIONS] [--gtp|--nboard|--ugi]` and `emilia
+ * [OPTIONS] play [OPTIONS]`: global options, then the protocol on
+ * stdin/stdout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "gtp.h"
+#include "nboard.h"
+#include "options.h"
+#include "play.h"
+#include "ugi.h"
+
+typedef enum { MODE_GTP, MODE_NBOARD, MODE_UGI, MODE_PLAY } ProtoMode;
+
+static int usage(FILE *f, int status)
+{
+	fprintf(f, "usage: emilia [OPTIONS] [--gtp | --nboard | --ugi]   (GTP when no mode is given)\n"
+	           "       emilia [OPTIONS] play [--color black|white|both|none] [--time SECONDS]\n");
+	options_print_usage(f);
+	return status;
+}
+
+/* Parse the global options and the mode; argv[0] is the program or
+ * command name. */
+static int run(int argc, char **argv, ProtoMode mode)
+{
+	Options opts;
+	options_init(&opts);
+	char err[OPTIONS_ERR];
+	PlayConfig play = { PLAY_HUMAN_BLACK, 0 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if ((!strcmp(a, "--color") || !strcmp(a, "--colour")) && i + 1 < argc) {
+			const char *c = argv[++i];
+			play.human = !strcmp(c, "black") || !strcmp(c, "b") ? PLAY_HUMAN_BLACK
+			           : !strcmp(c, "white") || !strcmp(c, "w") ? PLAY_HUMAN_WHITE
+			           : !strcmp(c, "both") ? PLAY_HUMAN_BOTH : !strcmp(c, "none") ? PLAY_HUMAN_NONE : -1;
+			if (play.human < 0) {
+				fprintf(stderr, "emilia: --color must be black, white, both or none\n");
+				return 2;
+			}
+		} else if (!strcmp(a, "--time") && i + 1 < argc) {
+			char *end;
+			play.move_time = strtod(argv[++i], &end);
+			if (*end || play.move_time < 0 || play.move_time > 86400) {
+				fprintf(stderr, "emilia: --time must be seconds per move\n");
+				return 2;
+			}
+		} else if (!strcmp(a, "--gtp"))
+			mode = MODE_GTP;
+		else if (!strcmp(a, "--nboard"))
+			mode = MODE_NBOARD;
+		else if (!strcmp(a, "--ugi"))
+			mode = MODE_UGI;
+		else if (!strcmp(a, "play"))
+			mode = MODE_PLAY;
+		else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return usage(stdout, 0);
+		else {
+			int r = options_parse_arg(&opts, argc, argv, &i, err);
+			if (r < 0) {
+				fprintf(stderr, "emilia: %s\n", err);
+				return 2;
+			}
+			if (r == 0) {
+				fprintf(stderr, "emilia: unknown argument '%s'\n", a);
+				return usage(stderr, 2);
+			}
+		}
+	}
+	switch (mode) {
+	case MODE_NBOARD:
+		return nboard_main(stdin, stdout, &opts);
+	case MODE_UGI:
+		return ugi_main(stdin, stdout, &opts);
+	case MODE_PLAY:
+		return play_main(stdin, stdout, &opts, &play);
+	case MODE_GTP:
+	default: {
+		Gtp *g = gtp_new(stdout, &opts, err);
+		if (!g) {
+			fprintf(stderr, "emilia: %s\n", err);
+			return 1;
+		}
+		gtp_run(g, stdin);
+		gtp_free(g);
+		return 0;
+	}
+	}
+}
+
+int cli_protocol(int argc, char **argv)
+{
+	return run(argc, argv, MODE_GTP);
+}
+
+int cli_protocol_usage(void)
+{
+	return usage(stdout, 0);
+}
+
+int cli_play(int argc, char **argv)
+{
+	return run(argc, argv, MODE_PLAY);
+}

@@ -1,0 +1,157 @@
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "proto_io.h"
+
+ProtoLineStatus proto_read_line(FILE *in, ProtoLine *line)
+{
+	size_t n = 0;
+	bool too_long = false, any = false;
+	line->dropped = 0;
+	for (;;) {
+		int c = getc(in);
+		if (c == EOF) {
+			if (!any) {
+				line->text[0] = 0;
+				line->len = 0;
+				return PROTO_LINE_EOF;
+			}
+			break;
+		}
+		any = true;
+		if (c == '\n')
+			break;
+		if (c == '\t' || c == '\r' || c == '\v' || c == '\f')
+			c = ' ';
+		else if (c < 32 || c == 127) {
+			line->dropped++;
+			continue;
+		}
+		if (n + 1 < PROTO_LINE_MAX)
+			line->text[n++] = (char)c;
+		else
+			too_long = true;
+	}
+	line->text[n] = 0;
+	line->len = n;
+	return too_long ? PROTO_LINE_TOO_LONG : PROTO_LINE_OK;
+}
+
+int proto_split(char *s, char **argv, int max)
+{
+	int n = 0;
+	while (*s && n < max) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		argv[n++] = s;
+		if (n == max)
+			break;
+		while (*s && *s != ' ')
+			s++;
+		if (*s)
+			*s++ = 0;
+	}
+	return n;
+}
+
+char *proto_trim(char *s)
+{
+	while (*s == ' ')
+		s++;
+	size_t n = strlen(s);
+	while (n && s[n - 1] == ' ')
+		s[--n] = 0;
+	return s;
+}
+
+bool proto_eq(const char *a, const char *b)
+{
+	return strcasecmp(a, b) == 0;
+}
+
+void proto_out_init(ProtoOut *o, FILE *f)
+{
+	o->f = f;
+	pthread_mutex_init(&o->lock, NULL);
+}
+
+void proto_out_destroy(ProtoOut *o)
+{
+	pthread_mutex_destroy(&o->lock);
+}
+
+void proto_out_line(ProtoOut *o, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&o->lock);
+	va_start(ap, fmt);
+	vfprintf(o->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', o->f);
+	fflush(o->f);
+	pthread_mutex_unlock(&o->lock);
+}
+
+void proto_out_block(ProtoOut *o, const char *text, size_t len)
+{
+	pthread_mutex_lock(&o->lock);
+	fwrite(text, 1, len, o->f);
+	fflush(o->f);
+	pthread_mutex_unlock(&o->lock);
+}
+
+void proto_buf_init(ProtoBuf *b)
+{
+	b->cap = 256;
+	b->len = 0;
+	b->s = malloc(b->cap);
+	if (!b->s)
+		abort();
+	b->s[0] = 0;
+}
+
+void proto_buf_free(ProtoBuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+void proto_buf_clear(ProtoBuf *b)
+{
+	b->len = 0;
+	b->s[0] = 0;
+}
+
+void proto_buf_vprintf(ProtoBuf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		size_t cap = b->cap;
+		while (cap - b->len <= (size_t)n)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s)
+			abort();
+		b->s = s;
+		b->cap = cap;
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	}
+	b->len += (size_t)n;
+}
+
+void proto_buf_printf(ProtoBuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	proto_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}

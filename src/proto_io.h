@@ -1,0 +1,78 @@
+/*
+ * proto_io.h - line input and output shared by the text protocols (GTP,
+ * NBoard, UGI, the terminal game).
+ *
+ * Input: proto_read_line() reads one line of at most PROTO_LINE_MAX - 1
+ * bytes.  It never overflows and never blocks on anything but the stream:
+ * a longer line is consumed to its end and reported as PROTO_LINE_TOO_LONG
+ * (the caller answers with an error and goes on); NUL bytes and other
+ * control characters are dropped (as GTP requires) and counted; tabs and
+ * carriage returns become spaces.  So whatever arrives, the caller gets a
+ * NUL-terminated printable line or an explicit status.
+ *
+ * Output: ProtoOut serialises whole lines or blocks from several threads
+ * (a protocol's reader and its search worker) and flushes after each, as
+ * the GUIs require.
+ */
+#ifndef EMILIA_PROTO_IO_H
+#define EMILIA_PROTO_IO_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define PROTO_LINE_MAX 16384
+#define PROTO_MAX_ARGS 256
+
+typedef enum {
+	PROTO_LINE_OK = 0,
+	PROTO_LINE_TOO_LONG,  /* longer than the buffer: discarded */
+	PROTO_LINE_EOF        /* end of input, nothing read */
+} ProtoLineStatus;
+
+typedef struct ProtoLine {
+	char text[PROTO_LINE_MAX];
+	size_t len;
+	int dropped;          /* control characters removed from this line */
+} ProtoLine;
+
+/* Read the next line (without its newline) into line->text.  A last line
+ * without a newline is returned as PROTO_LINE_OK; then PROTO_LINE_EOF. */
+ProtoLineStatus proto_read_line(FILE *in, ProtoLine *line);
+
+/* Split s in place on blanks into at most max tokens; returns the count.
+ * Tokens past max are left joined to the last one. */
+int proto_split(char *s, char **argv, int max);
+
+/* Skip leading blanks; strip trailing blanks in place. */
+char *proto_trim(char *s);
+
+/* Case-insensitive equality of two words. */
+bool proto_eq(const char *a, const char *b);
+
+typedef struct ProtoOut {
+	FILE *f;
+	pthread_mutex_t lock;
+} ProtoOut;
+
+void proto_out_init(ProtoOut *o, FILE *f);
+void proto_out_destroy(ProtoOut *o);
+/* Write one line (a newline is added) and flush, atomically. */
+void proto_out_line(ProtoOut *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write a block of text as it is and flush, atomically. */
+void proto_out_block(ProtoOut *o, const char *text, size_t len);
+
+/* A growable text buffer for building multi-line replies. */
+typedef struct ProtoBuf {
+	char *s;
+	size_t len, cap;
+} ProtoBuf;
+
+void proto_buf_init(ProtoBuf *b);
+void proto_buf_free(ProtoBuf *b);
+void proto_buf_clear(ProtoBuf *b);
+void proto_buf_printf(ProtoBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void proto_buf_vprintf(ProtoBuf *b, const char *fmt, va_list ap);
+
+#endif

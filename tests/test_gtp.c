@@ -1,0 +1,96 @@
+/*
+ * test_gtp.c - GTP sessions fed whole into the emilia binary, output
+ * compared exactly (tests/data/proto/gtp_*.in / .out; see transcript.h for
+ * the two wildcards used where a reply depends on the evaluation), plus
+ * the framing rules checked directly on the session object.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "gtp.h"
+#include "testutil.h"
+#include "transcript.h"
+
+#define ARGS "--no-book --threads 1 --hash 16 --level 3"
+
+static void session(const char *name, const char *args)
+{
+	char why[1024];
+	bool ok = transcript_session(name, args, why, sizeof why);
+	ck_assert_msg(ok, "%s: %s", name, why);
+}
+
+/* Quarry's pipelined handshake, time commands, genmove/undo. */
+START_TEST(quarry_session)
+{
+	session("gtp_quarry", ARGS);
+}
+END_TEST
+
+/* Implicit and explicit passes, undo across passes, genmove for the side
+ * not to move, the end of the game, final_score under both rules. */
+START_TEST(passes_session)
+{
+	session("gtp_passes", ARGS);
+}
+END_TEST
+
+/* Malformed input of every kind: each gets an error reply, nothing else
+ * changes. */
+START_TEST(errors_session)
+{
+	session("gtp_errors", ARGS);
+}
+END_TEST
+
+/* Extensions: setboard, solve, wld, analyze, options, variant, 6x6,
+ * loadsgf. */
+START_TEST(extensions_session)
+{
+	session("gtp_ext", ARGS);
+}
+END_TEST
+
+/* In-process: framing of ids, multi-line replies, and that replies come
+ * strictly in order, one per command. */
+START_TEST(framing_in_process)
+{
+	Options o;
+	options_init(&o);
+	char err[OPTIONS_ERR];
+	ck_assert(options_set(&o, OPT_USEBOOK, "false", err));
+	ck_assert(options_set(&o, OPT_LEVEL, "1", err));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(out);
+	Gtp *g = gtp_new(out, &o, err);
+	ck_assert_ptr_nonnull(g);
+	ck_assert(gtp_execute_line(g, "7 protocol_version"));
+	ck_assert(gtp_execute_line(g, "known_command list_games"));
+	ck_assert(gtp_execute_line(g, "  8   emilia-legal  "));
+	ck_assert(gtp_execute_line(g, "9 play B F5"));
+	ck_assert(gtp_execute_line(g, "10 play W pass"));
+	ck_assert(!gtp_execute_line(g, "11 quit"));
+	fflush(out);
+	ck_assert_str_eq(buf, "=7 2\n\n= true\n\n=8 D3 C4 F5 E6\n\n=9\n\n?10 illegal move\n\n=11\n\n");
+	gtp_free(g);
+	fclose(out);
+	free(buf);
+}
+END_TEST
+
+static Suite *gtp_suite(void)
+{
+	Suite *s = suite_create("gtp");
+	TCase *tc = tcase_create("sessions");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, quarry_session);
+	tcase_add_test(tc, passes_session);
+	tcase_add_test(tc, errors_session);
+	tcase_add_test(tc, extensions_session);
+	tcase_add_test(tc, framing_in_process);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(gtp_suite)
