@@ -633,7 +633,8 @@ static bool execute(NBoard *nb, char *line, bool too_long)
 	} else if (proto_eq(cmd, "analyze")) {
 		cmd_analyze(nb);
 	} else {
-		status(nb, "error: unknown command '%.40s'", cmd);
+		char q[170];
+		status(nb, "error: unknown command '%s'", proto_quote(cmd, q));
 	}
 	return true;
 }

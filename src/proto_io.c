@@ -67,6 +67,24 @@ char *proto_trim(char *s)
 	return s;
 }
 
+const char *proto_quote(const char *s, char *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; s[i] && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 32 && c < 127)
+			out[k++] = (char)c;
+		else
+			k += (size_t)sprintf(out + k, "\\x%02x", c);
+	}
+	if (strlen(s) > 40) {
+		memcpy(out + k, "...", 3);
+		k += 3;
+	}
+	out[k] = 0;
+	return out;
+}
+
 bool proto_eq(const char *a, const char *b)
 {
 	return strcasecmp(a, b) == 0;

@@ -48,6 +48,10 @@ int proto_split(char *s, char **argv, int max);
 /* Skip leading blanks; strip trailing blanks in place. */
 char *proto_trim(char *s);
 
+/* A printable, bounded copy of an untrusted word for error messages:
+ * non-printable bytes become \xHH, at most 40 input bytes.  out >= 170. */
+const char *proto_quote(const char *s, char *out);
+
 /* Case-insensitive equality of two words. */
 bool proto_eq(const char *a, const char *b);
 

@@ -487,7 +487,8 @@ static bool execute(Ugi *u, char *line, bool too_long)
 	} else if (proto_eq(cmd, "ponderhit")) {
 		/* no pondering: nothing to do */
 	} else {
-		error_line(u, "unknown command '%.40s'", cmd);
+		char q[170];
+		error_line(u, "unknown command '%s'", proto_quote(cmd, q));
 	}
 	return true;
 }
