@@ -5,10 +5,18 @@
 #
 # usage: sh bench/match-strength.sh XOT_FILE [GAMES [TC [CONCURRENCY]]]
 #   XOT_FILE     e.g. ../shared/data/openings/xot-large.txt
-#   GAMES        games per pairing (default 100), TC (default 0.1 s per move),
+#   GAMES        games per match (default 100), TC (default 0.1 s per move),
 #   CONCURRENCY  games at once (default 2; the machine is shared: keep it low)
-# Environment: MATCHES="normal easy hard hvn" selects the runs (in order),
-# SEED (default 1), OUT (directory for GGF files and logs, default /tmp).
+# Environment:
+#   MATCHES  the runs, in order (default "normal-l3 easy-l3 hard-l3
+#            hard-normal normal-l4 easy-l4 hard-l4"); LEVEL-lN is Emilia at
+#            LEVEL against gtp-rhino -l N, hard-normal is Emilia Hard
+#            against Emilia Normal
+#   GAMES_L4 games of the runs against level 4 (default GAMES; it is slow)
+#   SEED (default 1), GRACE (default 0.1), OUT (GGF files, default /tmp),
+#   EMILIA, MATCH (binaries, default ./emilia and ./emilia-match)
+# gtp-rhino searches to a fixed depth at each level and ignores clocks, so it
+# gets tc=none (no time losses; the runner still reports its time per move).
 # Runs nice'd; each run prints its command line and the runner's summary.
 set -eu
 xot=${1:?usage: sh bench/match-strength.sh XOT_FILE [GAMES [TC [CONCURRENCY]]]}
@@ -19,28 +27,41 @@ seed=${SEED:-1}
 out=${OUT:-/tmp}
 rhino=/usr/games/gtp-rhino
 here=$(cd "$(dirname "$0")/.." && pwd)
-emilia=$here/emilia
-match=$here/emilia-match
+emilia=${EMILIA:-$here/emilia}
+match=${MATCH:-$here/emilia-match}
 [ -x "$rhino" ] || { echo "needs $rhino (Debian package grhino)" >&2; exit 1; }
 [ -x "$emilia" ] && [ -x "$match" ] || { echo "build first: make" >&2; exit 1; }
 
 run() {
 	name=$1
-	shift
-	echo "== $name"
-	echo "$match $*"
-	nice "$match" "$@" --openings "$xot" --games "$games" --tc "$tc" --concurrency "$conc" \
-		--seed "$seed" --quiet --out "$out/match-$name.ggf"
+	n=$2
+	shift 2
+	echo "== $name ($(date -u +%H:%M:%S))"
+	printf 'emilia-match'
+	for a in "$@"; do
+		case $a in
+		*' '*) printf " %s=\"%s\"" "${a%%=*}" "${a#*=}" ;;
+		*) printf ' %s' "$a" ;;
+		esac
+	done
+	echo " --openings $xot --games $n --tc $tc --concurrency $conc --seed $seed" \
+	     "--timeout 60 --grace ${GRACE:-0.1} --out $out/match-$name.ggf"
+	nice "$match" "$@" --openings "$xot" --games "$n" --tc "$tc" --concurrency "$conc" \
+		--seed "$seed" --timeout 60 --grace "${GRACE:-0.1}" --quiet --out "$out/match-$name.ggf"
 	echo
 }
 
-for m in ${MATCHES:-normal easy hard hvn}; do
+for m in ${MATCHES:-normal-l3 easy-l3 hard-l3 hard-normal normal-l4 easy-l4 hard-l4}; do
 	case $m in
-	easy|normal|hard)
-		run "$m" --engine name="emilia-$m" cmd="$emilia --level $m" \
-			--engine name=rhino-l3 cmd="$rhino -l 3" --engine name=rhino-l4 cmd="$rhino -l 4" ;;
-	hvn)
-		run hard-vs-normal --engine name=emilia-hard cmd="$emilia --level hard" \
+	easy-l[1-5]|normal-l[1-5]|hard-l[1-5])
+		level=${m%-l*}
+		l=${m##*-l}
+		n=$games
+		[ "$l" = 4 ] && n=${GAMES_L4:-$games}
+		run "$m" "$n" --engine name="emilia-$level" cmd="$emilia --level $level" \
+			--engine name="rhino-l$l" cmd="$rhino -l $l" tc=none ;;
+	hard-normal)
+		run "$m" "$games" --engine name=emilia-hard cmd="$emilia --level hard" \
 			--engine name=emilia-normal cmd="$emilia --level normal" ;;
 	*) echo "unknown match '$m'" >&2; exit 2 ;;
 	esac

@@ -577,8 +577,6 @@ MatchReplyStatus match_engine_command(MatchEngine *e, const char *cmd, double ti
 			rl += c;
 			reply[rl] = '\0';
 		}
-		if (!line[0])
-			break; /* "=" alone then nothing: cannot happen (line non-empty) */
 	}
 	if (secs)
 		*secs = util_now() - t0;

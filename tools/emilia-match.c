@@ -421,8 +421,9 @@ static void utc_date(char *out, size_t n)
 	strftime(out, n, "%Y.%m.%d_%H:%M:%S.UTC", &tm);
 }
 
-/* Account one finished game (under mu). */
-static void record(Match *m, const Job *j, const MatchGameResult *r)
+/* Account one finished game (under mu); game_no is its place in the
+ * schedule (as in the log), not the order of completion. */
+static void record(Match *m, long game_no, const Job *j, const MatchGameResult *r)
 {
 	Options *o = m->o;
 	Pairing *p = &m->pairings[j->pairing];
@@ -470,7 +471,7 @@ static void record(Match *m, const Job *j, const MatchGameResult *r)
 		fflush(m->out);
 	}
 	if (r->reason[0] && r->end != MATCH_END_RESIGN) {
-		fprintf(stderr, "%sgame %ld: %s forfeits: %s\n", m->tty ? "\r\033[K" : "", m->done_games,
+		fprintf(stderr, "%sgame %ld: %s forfeits: %s\n", m->tty ? "\r\033[K" : "", game_no,
 		        o->engines[r->loser == BLACK ? eb : ew].name, r->reason);
 	}
 	if (o->sprt_on && m->verdict == ELO_SPRT_CONTINUE) {
@@ -524,7 +525,7 @@ static void *worker_main(void *arg)
 		if (!played)
 			break;
 		pthread_mutex_lock(&m->mu);
-		record(m, j, r);
+		record(m, k + 1, j, r);
 		pthread_mutex_unlock(&m->mu);
 	}
 	for (int i = 0; i < o->nengines; i++)
