@@ -1,62 +1,904 @@
 /*
  * endgame.c - exact and win/loss/draw endgame solver.
  *
- * First, simple version: negamax alpha-beta with a principal-variation
- * root (the first move with the full window, the others with a null window
- * and a re-search when they beat alpha).  Passes and the end of the game
- * follow the rules of game.h: a side without a move passes, the game ends
- * when neither side can move, and the final score is board_final_score().
+ * DESIGN.  Negamax alpha-beta on exact final scores, layered by the number
+ * of empty squares n of the node:
+ *   n <= 4      dedicated code (eg_solve_2/3/4): no move generation, each
+ *               empty square is tried directly with board_flips(); the last
+ *               empty is scored by counting its flips line by line
+ *               (eg_count_last_flips) since the board is then full;
+ *               the 3/4-empty code tries squares alone in their quadrant
+ *               first (parity).
+ *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table.
+ *   larger      the full node (eg_search): stability cutoff, transposition
+ *               table (endgame_tt.h) with best move, enhanced transposition
+ *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
+ *               mobility, potential mobility, corner stability, parity) and,
+ *               for n >= EG_SORT_SEARCH_MIN, ordering by a shallow
+ *               eval_score() search; PVS (null windows for all but the first
+ *               move, re-search on a fail-high) and Young-Brothers-Wait
+ *               parallelism (n >= EG_SPLIT_MIN: once the eldest move is
+ *               searched the others are shared with idle threads).
+ * The root (eg_root) orders its moves deterministically (a shallow search
+ * independent of the table), then drives the search with narrow aspiration
+ * windows around the estimate; the root's move list is searched in order by
+ * the calling thread, so the best move is always the first move of that
+ * order with the best score: the same for any thread count.
+ *
+ * Passes: a side without a move passes; when neither side can move the game
+ * is over and the score is board_final_score().  Normal scores on any board
+ * are even (the empties go to the winner), Anti scores need not be.
+ *
+ * Every search result is a fail-soft bound: <= alpha is an upper bound,
+ * >= beta a lower bound, anything between exact.  Only exact-solve bounds
+ * go into the table, so its entries are valid in any later window.
+ * A search that sees the stop flag (or a cutoff at a split point it works
+ * under) unwinds without storing anything.
  */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "endgame.h"
+#include "endgame_tt.h"
+#include "eval.h"
 #include "util.h"
 
-typedef struct Search {
-	uint64_t geo;
-	int size;
+enum {
+	EG_SHALLOW_MAX = 6,       /* nodes with <= this many empties: no table */
+	EG_ETC_MIN = 12,          /* enhanced transposition cutoff from here */
+	EG_SORT_SEARCH_MIN = 18,  /* order by a shallow evaluation search */
+	EG_SPLIT_MIN = 14,        /* parallel split points from here */
+	EG_THREADS_MIN = 18,      /* fewer empties: solve with one thread */
+	EG_MAX_MOVES = 34,        /* legal moves never exceed 33 */
+	EG_MAX_THREADS = 64,
+	EG_DEFAULT_HASH_MB = 128,
+	EG_INF = 127
+};
+
+/* ---- tables ------------------------------------------------------------ */
+
+/* eg_line_flips[pos][line]: discs flipped on one line of 8 when a disc is
+ * played at `pos`, `line` being the player's discs on it and every other
+ * square the opponent's (a full board).  Squares beyond the board's edge
+ * behave as opponent discs with no player disc behind them, so the table
+ * also serves diagonals and the smaller boards. */
+static uint8_t eg_line_flips[8][256];
+static uint64_t eg_diag9[64], eg_diag7[64]; /* diagonals through a square */
+static uint64_t eg_diag9_lines[15], eg_diag7_lines[15];
+static pthread_once_t eg_once = PTHREAD_ONCE_INIT;
+
+static void eg_init_tables(void)
+{
+	for (int pos = 0; pos < 8; pos++)
+		for (int line = 0; line < 256; line++) {
+			int n = 0, k;
+			for (k = pos - 1; k >= 0 && !(line & (1 << k)); k--)
+				;
+			if (k >= 0)
+				n += pos - 1 - k;
+			for (k = pos + 1; k < 8 && !(line & (1 << k)); k++)
+				;
+			if (k < 8)
+				n += k - pos - 1;
+			eg_line_flips[pos][line] = (uint8_t)n;
+		}
+	for (int sq = 0; sq < 64; sq++) {
+		int r = sq >> 3, c = sq & 7;
+		uint64_t d9 = 0, d7 = 0;
+		for (int s = 0; s < 64; s++) {
+			int rr = s >> 3, cc = s & 7;
+			if (cc - rr == c - r)
+				d9 |= bit_of(s);
+			if (cc + rr == c + r)
+				d7 |= bit_of(s);
+		}
+		eg_diag9[sq] = d9;
+		eg_diag7[sq] = d7;
+		eg_diag9_lines[c - r + 7] = d9;
+		eg_diag7_lines[c + r] = d7;
+	}
+}
+
+/* Discs the side with discs `p` flips by playing `sq` on a full board. */
+static inline int eg_count_last_flips(uint64_t p, int sq)
+{
+	const int r = sq >> 3, c = sq & 7;
+	const uint64_t fileA = 0x0101010101010101ULL;
+	int n = eg_line_flips[c][(p >> (r * 8)) & 0xFF];
+	n += eg_line_flips[r][(((p >> c) & fileA) * 0x0102040810204080ULL) >> 56];
+	n += eg_line_flips[c][((p & eg_diag9[sq]) * fileA) >> 56];
+	n += eg_line_flips[c][((p & eg_diag7[sq]) * fileA) >> 56];
+	return n;
+}
+
+/* ---- shared state and threads -------------------------------------- */
+
+typedef struct EgMove {
+	uint64_t f;     /* flips */
+	int sq;
+	int value;      /* ordering value, higher first */
+} EgMove;
+
+typedef struct Searcher Searcher;
+typedef struct SplitPoint SplitPoint;
+
+typedef struct Shared {
+	EndgameTT *tt;
+	const Evaluator *ev;
+	uint64_t geo, corners;
+	uint64_t quadrant[4];
+	int size, area;
 	Variant variant;
+	unsigned features;
+	int nthreads;
+	atomic_bool stop;               /* user stop or abort: everyone unwinds */
+	atomic_bool *user_stop;
+	/* progress (main thread only) */
+	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
+	void *progress_user;
+	double t0, next_progress;
+	int root_bound;
+	/* split points */
+	pthread_mutex_t pool_lock;
+	pthread_cond_t pool_cond;
+	SplitPoint *active[EG_MAX_THREADS * 4];
+	int nactive;
+	atomic_int idle;                /* helpers waiting for work */
+	bool quit;                      /* under pool_lock */
+	Searcher *threads;
+} Shared;
+
+struct Searcher {
+	Shared *sh;
+	SplitPoint *sp;                 /* innermost split point worked under */
 	uint64_t nodes;
-	atomic_bool *stop;
-	bool aborted;
-} Search;
+	_Atomic uint64_t published;     /* nodes, for progress reports */
+	unsigned polls;
+	int id;
+	pthread_t thread;
+};
 
-EndgameOptions endgame_default_options(void)
+struct SplitPoint {
+	pthread_mutex_t lock;
+	SplitPoint *parent;
+	uint64_t p, o;
+	int n;
+	int alpha, beta;                /* under lock; alpha rises */
+	int best, best_move;            /* under lock */
+	EgMove *moves;
+	int next, count;                /* under lock */
+	int workers;                    /* under pool_lock */
+	atomic_bool cutoff;
+};
+
+/* ---- scoring and stability ------------------------------------------ */
+
+/* Score of a finished game, p to move. */
+static inline int eg_final(const Shared *sh, uint64_t p, uint64_t o)
 {
-	EndgameOptions o = { 0 };
-	o.size = 8;
-	o.variant = VARIANT_NORMAL;
-	o.threads = 1;
-	return o;
+	int np = bit_count(p), no = bit_count(o);
+	if (sh->variant == VARIANT_ANTI)
+		return no - np;
+	int d = np - no, e = sh->area - np - no;
+	return d > 0 ? d + e : d < 0 ? d - e : 0;
 }
 
-static int final_score(const Search *s, uint64_t p, uint64_t o)
+static inline uint64_t eg_neighbours(uint64_t b)
 {
-	Board b = { p, o };
-	return board_final_score(b, s->size, s->variant);
+	const uint64_t notA = 0xFEFEFEFEFEFEFEFEULL, notH = 0x7F7F7F7F7F7F7F7FULL;
+	uint64_t l = (b >> 1) & notH, r = (b << 1) & notA;
+	uint64_t h = b | l | r;
+	return (h | (h << 8) | (h >> 8) | l | r) & ~b;
 }
 
-static int search(Search *s, uint64_t p, uint64_t o, int alpha, int beta, bool passed)
+/* Squares whose line is full in each direction (outside squares count as
+ * full).  out[0] horizontal, [1] vertical, [2] a1-h8 diagonals, [3] the
+ * other diagonals. */
+static void eg_full_lines(uint64_t occ, uint64_t out[4])
+{
+	uint64_t h = 0, v = ~0ULL, d9 = 0, d7 = 0;
+	for (int r = 0; r < 8; r++)
+		if (((occ >> (8 * r)) & 0xFF) == 0xFF)
+			h |= 0xFFULL << (8 * r);
+	for (int r = 0; r < 8; r++)
+		v &= occ >> (8 * r);
+	v = (v & 0xFF) * 0x0101010101010101ULL;
+	for (int i = 0; i < 15; i++) {
+		if ((occ & eg_diag9_lines[i]) == eg_diag9_lines[i])
+			d9 |= eg_diag9_lines[i];
+		if ((occ & eg_diag7_lines[i]) == eg_diag7_lines[i])
+			d7 |= eg_diag7_lines[i];
+	}
+	out[0] = h;
+	out[1] = v;
+	out[2] = d9;
+	out[3] = d7;
+}
+
+/* Stable discs of p: a disc is stable when in each of the four directions
+ * its line is full, or one neighbour along it is off the board or a stable
+ * disc of the same colour.  Iterated to a fixed point from the edges. */
+static uint64_t eg_stable(const Shared *sh, uint64_t p, uint64_t o)
+{
+	const uint64_t A = 0x0101010101010101ULL, H = 0x8080808080808080ULL;
+	const uint64_t R1 = 0xFFULL, R8 = 0xFF00000000000000ULL;
+	const uint64_t off = ~sh->geo;
+	uint64_t full[4];
+	eg_full_lines(p | o | off, full);
+	uint64_t hz = full[0] | A | H, vt = full[1] | R1 | R8;
+	uint64_t d9 = full[2] | A | H | R1 | R8, d7 = full[3] | A | H | R1 | R8;
+	uint64_t st = 0, prev;
+	do {
+		prev = st;
+		uint64_t s = st | off;
+		uint64_t a = p & (hz | ((s << 1) & ~A) | ((s >> 1) & ~H));
+		a &= vt | (s << 8) | (s >> 8);
+		a &= d9 | ((s << 9) & ~A) | ((s >> 9) & ~H);
+		a &= d7 | ((s << 7) & ~H) | ((s >> 7) & ~A);
+		st = a;
+	} while (st != prev);
+	return st;
+}
+
+/* ---- search bookkeeping --------------------------------------------- */
+
+static void eg_poll(Searcher *s)
+{
+	Shared *sh = s->sh;
+	atomic_store_explicit(&s->published, s->nodes, memory_order_relaxed);
+	if (s->id != 0)
+		return;
+	if (sh->user_stop && atomic_load_explicit(sh->user_stop, memory_order_relaxed))
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	if (sh->progress) {
+		double now = util_now();
+		if (now >= sh->next_progress) {
+			sh->next_progress = now + 1.0;
+			uint64_t total = 0;
+			for (int i = 0; i < sh->nthreads; i++)
+				total += atomic_load_explicit(&sh->threads[i].published, memory_order_relaxed);
+			sh->progress(sh->progress_user, sh->root_bound, total, now - sh->t0);
+		}
+	}
+}
+
+/* True when this thread's current work is useless: a stop, or a cutoff at
+ * a split point it works under. */
+static inline bool eg_aborted(const Searcher *s)
+{
+	if (atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
+		return true;
+	for (const SplitPoint *sp = s->sp; sp; sp = sp->parent)
+		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
+			return true;
+	return false;
+}
+
+
+/* ---- the last empties ---------------------------------------------- */
+
+/* One empty square sq left, p to move. */
+static inline int eg_last1(Searcher *s, uint64_t p, uint64_t o, int sq)
+{
+	const Shared *sh = s->sh;
+	s->nodes++;
+	int np = bit_count(p);
+	int n = eg_count_last_flips(p, sq);
+	int d; /* final discs of p minus discs of o */
+	if (n) {
+		d = 2 * (np + n + 1) - sh->area;
+	} else if ((n = eg_count_last_flips(o, sq)) != 0) {
+		d = 2 * (np - n) - sh->area;
+	} else {
+		d = 2 * np - sh->area + 1; /* the square stays empty */
+		if (sh->variant == VARIANT_ANTI)
+			return -d;
+		return d > 0 ? d + 1 : d - 1;
+	}
+	return sh->variant == VARIANT_ANTI ? -d : d;
+}
+
+static inline int eg_quadrant_of(const Shared *sh, int sq)
+{
+	int half = sh->size / 2, r = sq >> 3, c = sq & 7;
+	return (c >= half) | ((r >= half) << 1);
+}
+
+static int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int x1, int x2)
 {
 	s->nodes++;
-	if ((s->nodes & 0xFFFF) == 0 && s->stop && atomic_load_explicit(s->stop, memory_order_relaxed))
-		s->aborted = true;
-	if (s->aborted)
-		return alpha;
-	uint64_t moves = board_moves(p, o) & s->geo;
+	int best = -EG_INF;
+	uint64_t f = board_flips(p, o, x1);
+	if (f) {
+		best = -eg_last1(s, o ^ f, p ^ f ^ bit_of(x1), x2);
+		if (best >= beta)
+			return best;
+	}
+	f = board_flips(p, o, x2);
+	if (f) {
+		int v = -eg_last1(s, o ^ f, p ^ f ^ bit_of(x2), x1);
+		if (v > best)
+			best = v;
+		return best;
+	}
+	if (best > -EG_INF)
+		return best;
+	/* p passes: the opponent plays, p's score is the minimum */
+	int worst = EG_INF;
+	f = board_flips(o, p, x1);
+	if (f) {
+		worst = eg_last1(s, p ^ f, o ^ f ^ bit_of(x1), x2);
+		if (worst <= alpha)
+			return worst;
+	}
+	f = board_flips(o, p, x2);
+	if (f) {
+		int v = eg_last1(s, p ^ f, o ^ f ^ bit_of(x2), x1);
+		if (v < worst)
+			worst = v;
+	}
+	if (worst < EG_INF)
+		return worst;
+	return eg_final(s->sh, p, o);
+}
+
+static int eg_solve_3_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, const int x[3], bool *moved)
+{
+	int best = -EG_INF;
+	*moved = false;
+	for (int i = 0; i < 3; i++) {
+		uint64_t f = board_flips(p, o, x[i]);
+		if (!f)
+			continue;
+		*moved = true;
+		int a = i == 0 ? x[1] : x[0], b = i == 2 ? x[1] : x[2];
+		int v = -eg_solve_2(s, o ^ f, p ^ f ^ bit_of(x[i]), -beta, -(alpha > best ? alpha : best), a, b);
+		if (v > best) {
+			best = v;
+			if (best >= beta)
+				return best;
+		}
+	}
+	return best;
+}
+
+static int eg_solve_3(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, uint64_t e)
+{
+	s->nodes++;
+	int x[3];
+	x[0] = bit_first(e);
+	e = bit_pop(e);
+	x[1] = bit_first(e);
+	x[2] = bit_first(bit_pop(e));
+	if (s->sh->features & ENDGAME_F_PARITY) {
+		/* the square alone in its quadrant first */
+		int q0 = eg_quadrant_of(s->sh, x[0]), q1 = eg_quadrant_of(s->sh, x[1]), q2 = eg_quadrant_of(s->sh, x[2]);
+		if (q0 == q1 && q1 != q2) {
+			int t = x[2]; x[2] = x[1]; x[1] = x[0]; x[0] = t;
+		} else if (q0 == q2 && q1 != q2) {
+			int t = x[1]; x[1] = x[0]; x[0] = t;
+		}
+	}
+	bool moved;
+	int v = eg_solve_3_side(s, p, o, alpha, beta, x, &moved);
+	if (moved)
+		return v;
+	v = -eg_solve_3_side(s, o, p, -beta, -alpha, x, &moved);
+	if (moved)
+		return v;
+	return eg_final(s->sh, p, o);
+}
+
+static int eg_solve_4_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, const int x[4], bool *moved)
+{
+	int best = -EG_INF;
+	*moved = false;
+	for (int i = 0; i < 4; i++) {
+		uint64_t f = board_flips(p, o, x[i]);
+		if (!f)
+			continue;
+		*moved = true;
+		uint64_t rest = 0;
+		for (int j = 0; j < 4; j++)
+			if (j != i)
+				rest |= bit_of(x[j]);
+		/* keep the parity order for the three left: solve_3 reorders */
+		int v = -eg_solve_3(s, o ^ f, p ^ f ^ bit_of(x[i]), -beta, -(alpha > best ? alpha : best), rest);
+		if (v > best) {
+			best = v;
+			if (best >= beta)
+				return best;
+		}
+	}
+	return best;
+}
+
+static int eg_solve_4(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, uint64_t e)
+{
+	s->nodes++;
+	int x[4], k = 0;
+	if (s->sh->features & ENDGAME_F_PARITY) {
+		/* squares in quadrants with an odd number of empties first */
+		uint64_t odd = 0;
+		for (int q = 0; q < 4; q++)
+			if (bit_count(e & s->sh->quadrant[q]) & 1)
+				odd |= s->sh->quadrant[q];
+		for (uint64_t m = e & odd; m; m = bit_pop(m))
+			x[k++] = bit_first(m);
+		for (uint64_t m = e & ~odd; m; m = bit_pop(m))
+			x[k++] = bit_first(m);
+	} else {
+		for (uint64_t m = e; m; m = bit_pop(m))
+			x[k++] = bit_first(m);
+	}
+	bool moved;
+	int v = eg_solve_4_side(s, p, o, alpha, beta, x, &moved);
+	if (moved)
+		return v;
+	v = -eg_solve_4_side(s, o, p, -beta, -alpha, x, &moved);
+	if (moved)
+		return v;
+	return eg_final(s->sh, p, o);
+}
+
+static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n);
+static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n);
+
+/* Any node: dispatch on the number of empties. */
+static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
+{
+	if (n > EG_SHALLOW_MAX)
+		return eg_search(s, p, o, alpha, beta, n);
+	if (!(s->sh->features & ENDGAME_F_LASTN) || n > 4)
+		return eg_shallow(s, p, o, alpha, beta, n);
+	uint64_t e = s->sh->geo & ~(p | o);
+	switch (n) {
+	case 4:
+		return eg_solve_4(s, p, o, alpha, beta, e);
+	case 3:
+		return eg_solve_3(s, p, o, alpha, beta, e);
+	case 2: {
+		int x1 = bit_first(e);
+		return eg_solve_2(s, p, o, alpha, beta, x1, bit_first(bit_pop(e)));
+	}
+	case 1:
+		return eg_last1(s, p, o, bit_first(e));
+	default:
+		s->nodes++;
+		return eg_final(s->sh, p, o);
+	}
+}
+
+/* Nodes with few empties: move generation, odd quadrants first. */
+static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
+{
+	const Shared *sh = s->sh;
+	s->nodes++;
+	uint64_t moves = board_moves(p, o) & sh->geo;
+	if (!moves) {
+		if (!(board_moves(o, p) & sh->geo))
+			return eg_final(sh, p, o);
+		return -eg_shallow(s, o, p, -beta, -alpha, n);
+	}
+	uint64_t first = moves, second = 0;
+	if (sh->features & ENDGAME_F_PARITY) {
+		uint64_t e = sh->geo & ~(p | o), odd = 0;
+		for (int q = 0; q < 4; q++)
+			if (bit_count(e & sh->quadrant[q]) & 1)
+				odd |= sh->quadrant[q];
+		first = moves & odd;
+		second = moves & ~odd;
+	}
+	int best = -EG_INF;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t m = pass ? second : first; m; m = bit_pop(m)) {
+			int sq = bit_first(m);
+			uint64_t f = board_flips(p, o, sq);
+			int v = -eg_node(s, o ^ f, p ^ f ^ bit_of(sq), -beta, -(alpha > best ? alpha : best), n - 1);
+			if (v > best) {
+				best = v;
+				if (best >= beta)
+					return best;
+			}
+		}
+	}
+	return best;
+}
+
+/* ---- move ordering -------------------------------------------------- */
+
+/* Shallow evaluation search (alpha-beta, depth plies) for move ordering. */
+static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int depth, bool passed)
+{
+	const Shared *sh = s->sh;
+	s->nodes++;
+	if (depth == 0)
+		return eval_score(sh->ev, p, o);
+	uint64_t moves = board_moves(p, o) & sh->geo;
 	if (!moves) {
 		if (passed)
-			return -final_score(s, o, p);
-		return -search(s, o, p, -beta, -alpha, true);
+			return eg_final(sh, p, o);
+		return -eg_eval_search(s, o, p, -beta, -alpha, depth, true);
 	}
-	int best = -1000;
+	int best = -EG_INF;
 	for (; moves; moves = bit_pop(moves)) {
 		int sq = bit_first(moves);
 		uint64_t f = board_flips(p, o, sq);
-		int v = -search(s, o ^ f, p ^ f ^ bit_of(sq), -beta, -alpha, false);
+		int v = -eg_eval_search(s, o ^ f, p ^ f ^ bit_of(sq), -beta, -(alpha > best ? alpha : best), depth - 1, false);
 		if (v > best) {
 			best = v;
+			if (best >= beta)
+				break;
+		}
+	}
+	return best;
+}
+
+/* Own discs near corners that can never be flipped: corners, and edge
+ * squares next to an own corner when owned. */
+static inline int eg_corner_stability(const Shared *sh, uint64_t me)
+{
+	uint64_t c = me & sh->corners;
+	uint64_t near = ((c << 1) & 0xFEFEFEFEFEFEFEFEULL) | ((c >> 1) & 0x7F7F7F7F7F7F7F7FULL) | (c << 8) | (c >> 8);
+	return bit_count(c | (near & me));
+}
+
+/* Fill the move list of (p, o) with flips and ordering values. */
+static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, int ttmove, EgMove *list,
+                    int sort_depth)
+{
+	const Shared *sh = s->sh;
+	int k = 0;
+	uint64_t e = sh->geo & ~(p | o), odd = 0;
+	for (int q = 0; q < 4; q++)
+		if (bit_count(e & sh->quadrant[q]) & 1)
+			odd |= sh->quadrant[q];
+	for (; moves; moves = bit_pop(moves)) {
+		int sq = bit_first(moves);
+		EgMove *m = &list[k++];
+		m->sq = sq;
+		m->f = board_flips(p, o, sq);
+		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
+		int v = 0;
+		if (sort_depth > 0) {
+			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
+		}
+		if (sh->features & ENDGAME_F_FASTEST) {
+			uint64_t om = board_moves(cp, co) & sh->geo;
+			int mob = bit_count(om) + bit_count(om & sh->corners);
+			int pot = bit_count(eg_neighbours(co) & e & ~bit_of(sq));
+			v += -mob * (1 << 10) - pot * (1 << 4) + eg_corner_stability(sh, co) * (1 << 7);
+			if (sh->features & ENDGAME_F_PARITY)
+				v += (odd >> sq & 1) << 3;
+		}
+		if (sq == ttmove)
+			v = 1 << 30;
+		m->value = v;
+	}
+	return k;
+}
+
+/* Bring the best remaining move to position i. */
+static inline void eg_pick(EgMove *list, int i, int k)
+{
+	int b = i;
+	for (int j = i + 1; j < k; j++)
+		if (list[j].value > list[b].value)
+			b = j;
+	if (b != i) {
+		EgMove t = list[b];
+		list[b] = list[i];
+		list[i] = t;
+	}
+}
+
+static int eg_sort_depth(int n)
+{
+	return n < EG_SORT_SEARCH_MIN ? 0 : n < 22 ? 1 : n < 26 ? 2 : 3;
+}
+
+/* ---- parallel split points ------------------------------------------ */
+
+/* Search one child of a split point with its current window. */
+static int eg_search_child(Searcher *s, uint64_t p, uint64_t o, const EgMove *m, int alpha, int beta, int n)
+{
+	uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
+	if (beta == alpha + 1)
+		return -eg_node(s, cp, co, -beta, -alpha, n - 1);
+	int v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1);
+	if (v > alpha && v < beta && !eg_aborted(s))
+		v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+	return v;
+}
+
+/* Take and search moves of sp until none are left or it is cut off. */
+static void eg_sp_work(Searcher *s, SplitPoint *sp)
+{
+	SplitPoint *prev = s->sp;
+	s->sp = sp;
+	for (;;) {
+		pthread_mutex_lock(&sp->lock);
+		if (sp->next >= sp->count || atomic_load_explicit(&sp->cutoff, memory_order_relaxed)) {
+			pthread_mutex_unlock(&sp->lock);
+			break;
+		}
+		const EgMove *m = &sp->moves[sp->next++];
+		int alpha = sp->alpha, beta = sp->beta;
+		pthread_mutex_unlock(&sp->lock);
+		int v = eg_search_child(s, sp->p, sp->o, m, alpha, beta, sp->n);
+		if (eg_aborted(s))
+			break;
+		pthread_mutex_lock(&sp->lock);
+		if (v > sp->best) {
+			sp->best = v;
+			sp->best_move = m->sq;
+			if (v > sp->alpha) {
+				sp->alpha = v;
+				if (v >= sp->beta)
+					atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
+			}
+		}
+		pthread_mutex_unlock(&sp->lock);
+	}
+	s->sp = prev;
+}
+
+/* A split point that `s` may join: moves left, not cut off, and (when
+ * `under` is set) below `under`, so a waiting owner only helps its own
+ * helpers.  Called with pool_lock held. */
+static SplitPoint *eg_find_work(Shared *sh, const SplitPoint *under)
+{
+	for (int i = 0; i < sh->nactive; i++) {
+		SplitPoint *sp = sh->active[i];
+		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
+			continue;
+		pthread_mutex_lock(&sp->lock);
+		bool open = sp->next < sp->count;
+		pthread_mutex_unlock(&sp->lock);
+		if (!open)
+			continue;
+		if (under) {
+			const SplitPoint *a = sp->parent;
+			while (a && a != under)
+				a = a->parent;
+			if (!a)
+				continue;
+		}
+		return sp;
+	}
+	return NULL;
+}
+
+static void eg_join(Searcher *s, SplitPoint *sp)
+{
+	Shared *sh = s->sh;
+	sp->workers++;
+	pthread_mutex_unlock(&sh->pool_lock);
+	eg_sp_work(s, sp);
+	pthread_mutex_lock(&sh->pool_lock);
+	sp->workers--;
+	pthread_cond_broadcast(&sh->pool_cond);
+}
+
+static void *eg_helper(void *arg)
+{
+	Searcher *s = arg;
+	Shared *sh = s->sh;
+	pthread_mutex_lock(&sh->pool_lock);
+	while (!sh->quit) {
+		SplitPoint *sp = eg_find_work(sh, NULL);
+		if (sp) {
+			eg_join(s, sp);
+			continue;
+		}
+		atomic_fetch_add(&sh->idle, 1);
+		pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+		atomic_fetch_sub(&sh->idle, 1);
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	atomic_store_explicit(&s->published, s->nodes, memory_order_relaxed);
+	return NULL;
+}
+
+/* Search moves list[1..k) of a node in parallel; returns with sp's result
+ * in *best / *best_move (alpha/beta as updated). */
+static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, int k, int *alpha, int beta,
+                     int *best, int *best_move)
+{
+	Shared *sh = s->sh;
+	SplitPoint sp;
+	pthread_mutex_init(&sp.lock, NULL);
+	sp.parent = s->sp;
+	sp.p = p;
+	sp.o = o;
+	sp.n = n;
+	sp.alpha = *alpha;
+	sp.beta = beta;
+	sp.best = *best;
+	sp.best_move = *best_move;
+	sp.moves = list;
+	sp.next = 1;
+	sp.count = k;
+	sp.workers = 1;
+	atomic_init(&sp.cutoff, false);
+	pthread_mutex_lock(&sh->pool_lock);
+	bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
+	if (registered) {
+		sh->active[sh->nactive++] = &sp;
+		pthread_cond_broadcast(&sh->pool_cond);
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	eg_sp_work(s, &sp);
+	pthread_mutex_lock(&sh->pool_lock);
+	sp.workers--;
+	if (registered) {
+		for (int i = 0; i < sh->nactive; i++)
+			if (sh->active[i] == &sp) {
+				sh->active[i] = sh->active[--sh->nactive];
+				break;
+			}
+		/* wait for the helpers, helping those that work for this node */
+		while (sp.workers > 0) {
+			SplitPoint *w = eg_find_work(sh, &sp);
+			if (w)
+				eg_join(s, w);
+			else
+				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+		}
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	/* all workers are gone: sp's fields are ours again */
+	*alpha = sp.alpha;
+	*best = sp.best;
+	*best_move = sp.best_move;
+	pthread_mutex_destroy(&sp.lock);
+}
+
+/* ---- the full node -------------------------------------------------- */
+
+static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
+{
+	Shared *sh = s->sh;
+	s->nodes++;
+	if (++s->polls >= 1024) {
+		s->polls = 0;
+		eg_poll(s);
+	}
+	if (eg_aborted(s))
+		return 0;
+	const unsigned feat = sh->features;
+
+	/* stability: the opponent's stable discs bound our score (Anti: our own) */
+	if (feat & ENDGAME_F_STABILITY) {
+		uint64_t who = sh->variant == VARIANT_ANTI ? p : o;
+		if (alpha >= sh->area - 2 * bit_count(who)) {
+			int hi = sh->area - 2 * bit_count(eg_stable(sh, who, who == p ? o : p));
+			if (hi <= alpha)
+				return hi;
+			if (hi < beta)
+				beta = hi;
+		}
+	}
+
+	int ttmove = ENDGAME_TT_NOMOVE;
+	if (feat & ENDGAME_F_TT) {
+		int lo, hi;
+		if (endgame_tt_probe(sh->tt, p, o, &lo, &hi, &ttmove)) {
+			if (lo >= beta)
+				return lo;
+			if (hi <= alpha)
+				return hi;
+			if (lo == hi)
+				return lo;
+			if (lo > alpha)
+				alpha = lo;
+			if (hi < beta)
+				beta = hi;
+		}
+	}
+
+	uint64_t moves = board_moves(p, o) & sh->geo;
+	if (!moves) {
+		if (!(board_moves(o, p) & sh->geo))
+			return eg_final(sh, p, o);
+		return -eg_search(s, o, p, -beta, -alpha, n);
+	}
+
+	EgMove list[EG_MAX_MOVES];
+	int k;
+	if (bit_count(moves) == 1) {
+		list[0].sq = bit_first(moves);
+		list[0].f = board_flips(p, o, list[0].sq);
+		list[0].value = 0;
+		k = 1;
+	} else {
+		k = eg_order(s, p, o, moves, n, ttmove, list, (feat & ENDGAME_F_SORTSEARCH) ? eg_sort_depth(n) : 0);
+		/* enhanced transposition cutoff: a child already known to be good enough */
+		if ((feat & (ENDGAME_F_ETC | ENDGAME_F_TT)) == (ENDGAME_F_ETC | ENDGAME_F_TT) && n >= EG_ETC_MIN) {
+			for (int i = 0; i < k; i++) {
+				int lo, hi, mv;
+				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
+				if (endgame_tt_probe(sh->tt, cp, co, &lo, &hi, &mv) && -hi >= beta) {
+					endgame_tt_store(sh->tt, p, o, n, alpha, beta, -hi, list[i].sq);
+					return -hi;
+				}
+			}
+		}
+	}
+
+	const int alpha0 = alpha;
+	int best = -EG_INF, best_move = list[0].sq;
+	for (int i = 0; i < k; i++) {
+		eg_pick(list, i, k);
+		const EgMove *m = &list[i];
+		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
+		int v;
+		if (i == 0) {
+			v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+		} else {
+			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1);
+			if (v > alpha && v < beta && !eg_aborted(s))
+				v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+		}
+		if (eg_aborted(s))
+			return 0;
+		if (v > best) {
+			best = v;
+			best_move = m->sq;
 			if (v > alpha) {
 				alpha = v;
+				if (alpha >= beta)
+					break;
+			}
+		}
+		if (i == 0 && k > 2 && n >= EG_SPLIT_MIN && sh->nthreads > 1 &&
+		    atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
+			for (int j = 1; j < k; j++)
+				eg_pick(list, j, k);
+			eg_split(s, p, o, n, list, k, &alpha, beta, &best, &best_move);
+			if (eg_aborted(s))
+				return 0;
+			break;
+		}
+	}
+	if (feat & ENDGAME_F_TT)
+		endgame_tt_store(sh->tt, p, o, n, alpha0, beta, best, best_move);
+	return best;
+}
+
+/* ---- root ----------------------------------------------------------- */
+
+typedef struct EgRoot {
+	EgMove list[EG_MAX_MOVES];
+	int k;
+} EgRoot;
+
+/* PVS over the root moves in their fixed order; the best move is the first
+ * one with the best score. */
+static int eg_root_pvs(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, int alpha, int beta, int *move)
+{
+	int best = -EG_INF;
+	*move = r->list[0].sq;
+	s->sh->root_bound = alpha;
+	for (int i = 0; i < r->k; i++) {
+		const EgMove *m = &r->list[i];
+		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
+		int v;
+		if (i == 0) {
+			v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+		} else {
+			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1);
+			if (v > alpha && v < beta && !eg_aborted(s))
+				v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+		}
+		if (eg_aborted(s))
+			break;
+		if (v > best) {
+			best = v;
+			*move = m->sq;
+			if (v > alpha) {
+				alpha = v;
+				s->sh->root_bound = alpha;
 				if (alpha >= beta)
 					break;
 			}
@@ -65,67 +907,198 @@ static int search(Search *s, uint64_t p, uint64_t o, int alpha, int beta, bool p
 	return best;
 }
 
+static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int beta, int *move)
+{
+	Shared *sh = s->sh;
+	EgRoot r;
+	uint64_t moves = board_moves(p, o) & sh->geo;
+	int sd = (sh->features & ENDGAME_F_SORTSEARCH) ? (n >= 14 ? eg_sort_depth(n) + 2 : n >= 8 ? 2 : 0) : 0;
+	r.k = eg_order(s, p, o, moves, n, ENDGAME_TT_NOMOVE, r.list, sd);
+	/* stable full sort (ties by square): a deterministic order */
+	for (int i = 1; i < r.k; i++) {
+		EgMove m = r.list[i];
+		int j = i;
+		while (j > 0 && r.list[j - 1].value < m.value) {
+			r.list[j] = r.list[j - 1];
+			j--;
+		}
+		r.list[j] = m;
+	}
+	if (!(sh->features & ENDGAME_F_ASPIRATION) || beta - alpha <= 2 || n < 10)
+		return eg_root_pvs(s, p, o, n, &r, alpha, beta, move);
+	/* aspiration around the estimate: the first move's shallow score */
+	int g = r.list[0].value / (1 << 16);
+	if (sd == 0)
+		g = eval_score(sh->ev, p, o);
+	if (sh->variant == VARIANT_NORMAL)
+		g &= ~1;
+	if (g < alpha + 1)
+		g = alpha + 1;
+	if (g > beta - 1)
+		g = beta - 1;
+	int lo = g - 2 > alpha ? g - 2 : alpha, hi = g + 2 < beta ? g + 2 : beta;
+	int delta = 4;
+	for (;;) {
+		int v = eg_root_pvs(s, p, o, n, &r, lo, hi, move);
+		if (eg_aborted(s))
+			return v;
+		if (v <= lo && lo > alpha) {
+			hi = v + 1 < hi ? v + 1 : hi;
+			lo = v - delta > alpha ? v - delta : alpha;
+		} else if (v >= hi && hi < beta) {
+			lo = v - 1 > lo ? v - 1 : lo;
+			hi = v + delta < beta ? v + delta : beta;
+		} else {
+			return v;
+		}
+		delta *= 2;
+	}
+}
+
+/* ---- public API ----------------------------------------------------- */
+
+EndgameOptions endgame_default_options(void)
+{
+	EndgameOptions o;
+	memset(&o, 0, sizeof o);
+	o.size = 8;
+	o.variant = VARIANT_NORMAL;
+	o.threads = 1;
+	o.features = 0;
+	return o;
+}
+
+/* The process-wide table, reused between solves while free; a solve that
+ * finds it busy (another thread solving) allocates its own. */
+static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
+static EndgameTT eg_table;
+static int eg_table_mb;
+
 EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
 {
+	pthread_once(&eg_once, eg_init_tables);
 	EndgameOptions def = endgame_default_options();
 	if (!opt)
 		opt = &def;
-	Search s = { 0 };
-	s.size = opt->size;
-	s.variant = opt->variant;
-	s.geo = board_geometry(opt->size);
-	s.stop = opt->stop;
-	EndgameResult r = { 0 };
 	double t0 = util_now();
-	uint64_t moves = board_moves(b.p, b.o) & s.geo;
+	EndgameResult res;
+	memset(&res, 0, sizeof res);
+
+	Shared sh;
+	memset(&sh, 0, sizeof sh);
+	sh.size = opt->size == 6 || opt->size == 4 ? opt->size : 8;
+	sh.area = sh.size * sh.size;
+	sh.geo = board_geometry(sh.size);
+	sh.variant = opt->variant;
+	sh.ev = eval_get(sh.size, sh.variant);
+	sh.features = opt->features ? opt->features : ENDGAME_F_ALL;
+	sh.user_stop = opt->stop;
+	sh.progress = opt->progress;
+	sh.progress_user = opt->progress_user;
+	sh.t0 = t0;
+	sh.next_progress = t0 + 1.0;
+	atomic_init(&sh.stop, false);
+	atomic_init(&sh.idle, 0);
+	const int m = sh.size - 1;
+	sh.corners = bit_of(0) | bit_of(m) | bit_of(8 * m) | bit_of(8 * m + m);
+	for (int sq = 0; sq < 64; sq++)
+		if (sh.geo >> sq & 1)
+			sh.quadrant[eg_quadrant_of(&sh, sq)] |= bit_of(sq);
+	if (alpha < -EG_INF + 1)
+		alpha = -EG_INF + 1;
+	if (beta > EG_INF - 1)
+		beta = EG_INF - 1;
+
+	const uint64_t p = b.p & sh.geo, o = b.o & sh.geo;
+	const int n = bit_count(sh.geo & ~(p | o));
+	int nthreads = opt->threads < 1 ? 1 : opt->threads > EG_MAX_THREADS ? EG_MAX_THREADS : opt->threads;
+	if (n < EG_THREADS_MIN)
+		nthreads = 1;
+	sh.nthreads = nthreads;
+
+	/* the table */
+	int mb = opt->hash_mb > 0 ? opt->hash_mb : EG_DEFAULT_HASH_MB;
+	EndgameTT own, *tt = NULL;
+	bool shared_table = pthread_mutex_trylock(&eg_table_lock) == 0;
+	if (shared_table) {
+		if (eg_table.entries && eg_table_mb != mb)
+			endgame_tt_free(&eg_table);
+		if (!eg_table.entries && endgame_tt_init(&eg_table, mb))
+			eg_table_mb = mb;
+		if (eg_table.entries)
+			tt = &eg_table;
+	}
+	if (!tt && endgame_tt_init(&own, mb))
+		tt = &own;
+	if (!tt) {
+		sh.features &= ~(unsigned)(ENDGAME_F_TT | ENDGAME_F_ETC);
+		tt = &own;
+		memset(&own, 0, sizeof own);
+	} else {
+		endgame_tt_new_solve(tt);
+		tt->locking = nthreads > 1;
+	}
+	sh.tt = tt;
+
+	Searcher threads[EG_MAX_THREADS];
+	memset(threads, 0, sizeof(Searcher) * (size_t)nthreads);
+	sh.threads = threads;
+	for (int i = 0; i < nthreads; i++) {
+		threads[i].sh = &sh;
+		threads[i].id = i;
+		atomic_init(&threads[i].published, 0);
+	}
+	pthread_mutex_init(&sh.pool_lock, NULL);
+	pthread_cond_init(&sh.pool_cond, NULL);
+	int started = 1;
+	for (int i = 1; i < nthreads; i++) {
+		if (pthread_create(&threads[i].thread, NULL, eg_helper, &threads[i]) != 0)
+			break;
+		started++;
+	}
+
+	Searcher *s = &threads[0];
+	uint64_t moves = board_moves(p, o) & sh.geo;
 	if (!moves) {
-		if (!(board_moves(b.o, b.p) & s.geo)) {
-			r.move = BOARD_NOMOVE;
-			r.score = final_score(&s, b.p, b.o);
+		if (!(board_moves(o, p) & sh.geo)) {
+			res.move = BOARD_NOMOVE;
+			res.score = eg_final(&sh, p, o);
+			s->nodes++;
 		} else {
-			r.move = BOARD_PASS;
-			r.score = -search(&s, b.o, b.p, -beta, -alpha, true);
+			int mv;
+			res.move = BOARD_PASS;
+			res.score = -eg_root(s, o, p, n, -beta, -alpha, &mv);
 		}
 	} else {
-		int best = -1000, bestmove = bit_first(moves);
-		for (; moves; moves = bit_pop(moves)) {
-			int sq = bit_first(moves);
-			uint64_t f = board_flips(b.p, b.o, sq);
-			uint64_t np = b.o ^ f, no = b.p ^ f ^ bit_of(sq);
-			int v;
-			if (best == -1000) {
-				v = -search(&s, np, no, -beta, -alpha, false);
-			} else {
-				v = -search(&s, np, no, -alpha - 1, -alpha, false);
-				if (v > alpha && v < beta)
-					v = -search(&s, np, no, -beta, -alpha, false);
-			}
-			if (s.aborted)
-				break;
-			if (v > best) {
-				best = v;
-				bestmove = sq;
-				if (v > alpha)
-					alpha = v;
-				if (alpha >= beta)
-					break;
-			}
-		}
-		r.score = best;
-		r.move = bestmove;
+		res.score = eg_root(s, p, o, n, alpha, beta, &res.move);
 	}
+	res.aborted = atomic_load(&sh.stop);
+
+	pthread_mutex_lock(&sh.pool_lock);
+	sh.quit = true;
+	pthread_cond_broadcast(&sh.pool_cond);
+	pthread_mutex_unlock(&sh.pool_lock);
+	for (int i = 1; i < started; i++)
+		pthread_join(threads[i].thread, NULL);
+	for (int i = 0; i < started; i++)
+		res.nodes += threads[i].nodes;
+	pthread_cond_destroy(&sh.pool_cond);
+	pthread_mutex_destroy(&sh.pool_lock);
+
+	if (tt == &own && own.entries)
+		endgame_tt_free(&own);
+	if (shared_table)
+		pthread_mutex_unlock(&eg_table_lock);
+
 	if (opt->wld)
-		r.score = r.score > 0 ? 1 : r.score < 0 ? -1 : 0;
-	r.nodes = s.nodes + 1;
-	r.aborted = s.aborted;
-	r.seconds = util_now() - t0;
-	return r;
+		res.score = res.score > 0 ? 1 : res.score < 0 ? -1 : 0;
+	res.seconds = util_now() - t0;
+	return res;
 }
 
 EndgameResult endgame_solve(Board b, const EndgameOptions *opt)
 {
-	if (opt && opt->wld) {
+	if (opt && opt->wld)
 		return endgame_solve_window(b, opt, -1, 1);
-	}
-	return endgame_solve_window(b, opt, -65, 65);
+	return endgame_solve_window(b, opt, -EG_INF + 1, EG_INF - 1);
 }

@@ -30,7 +30,22 @@ typedef struct EndgameOptions {
 	 * about once a second */
 	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
 	void *progress_user;
+	/* techniques in use: 0 = all (the default); otherwise a mask of
+	 * ENDGAME_F_* bits, for benchmarks that measure each one */
+	unsigned features;
 } EndgameOptions;
+
+enum {
+	ENDGAME_F_LASTN = 1 << 0,      /* dedicated code for the last 1-4 empties */
+	ENDGAME_F_PARITY = 1 << 1,     /* parity (odd quadrants first) ordering */
+	ENDGAME_F_TT = 1 << 2,         /* transposition table */
+	ENDGAME_F_STABILITY = 1 << 3,  /* stability cutoffs */
+	ENDGAME_F_ETC = 1 << 4,        /* enhanced transposition cutoff */
+	ENDGAME_F_FASTEST = 1 << 5,    /* fastest-first ordering */
+	ENDGAME_F_SORTSEARCH = 1 << 6, /* shallow evaluation searches for ordering */
+	ENDGAME_F_ASPIRATION = 1 << 7, /* aspiration windows at the root */
+	ENDGAME_F_ALL = 0xFF
+};
 
 typedef struct EndgameResult {
 	int score;      /* exact score, or -1/0/+1 in WLD mode */

@@ -73,6 +73,29 @@ static void json_string(const char *s)
 	putchar('"');
 }
 
+static bool parse_disable(const char *list, unsigned *features)
+{
+	static const char *const names[] = { "lastn", "parity", "tt", "stability", "etc", "fastest", "sortsearch",
+		                             "aspiration" };
+	unsigned f = *features ? *features : ENDGAME_F_ALL;
+	const char *s = list;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int k = -1;
+		for (int i = 0; i < 8; i++)
+			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+				k = i;
+		if (k < 0)
+			return false;
+		f &= ~(1u << k);
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	*features = f ? f : (1u << 31); /* nonzero: 0 would mean "all" */
+	return true;
+}
+
 /* Expected result from the OBF pairs: the best listed score, and whether
  * `move` is one of the moves listed with that score. */
 static bool expected_of(const ObfPosition *pos, int *score, bool *move_listed, int move)
@@ -275,13 +298,21 @@ int cli_solve(int argc, char **argv)
 				fprintf(stderr, "solve: variant must be normal or anti, not '%s'\n", s);
 				return 2;
 			}
+		} else if (!strcmp(a, "--disable") && i + 1 < argc) {
+			/* benchmarks: switch techniques off one by one */
+			if (!parse_disable(argv[++i], &c.opt.features)) {
+				fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n",
+				        "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration", argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(a, "--wld")) {
 			c.opt.wld = true;
 		} else if (!strcmp(a, "--json")) {
 			c.json = true;
 		} else if (!strcmp(a, "--quiet")) {
 			c.quiet = true;
-		} else if (a[0] == '-' && a[1] == '-' && a[2]) {
+		} else if (a[0] == '-' && a[1] == '-' && a[2] && strlen(a) < 16) {
+			/* (longer words are boards: an OBF line may start with "--") */
 			fprintf(stderr, "solve: unknown option '%s'\n", a);
 			return usage();
 		} else {

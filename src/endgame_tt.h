@@ -1,0 +1,147 @@
+/*
+ * endgame_tt.h - the endgame solver's transposition table.
+ *
+ * LAYOUT.  2^k entries of 32 bytes, two per 64-byte cache line; a position
+ * hashes to an even index i and may live in entry i or i + 1 (a bucket).
+ * An entry holds the FULL position (p, o), so a probe matches only the same
+ * position: a hash collision costs a miss, never a wrong score.
+ *
+ *   p, o      the position (side to move, opponent); p = o = 0 is empty
+ *   lower     the score is >= lower     } exact-solve bounds: valid for
+ *   upper     the score is <= upper     } any later window
+ *   move      best move found (square), or ENDGAME_TT_NOMOVE
+ *   empties   empties of the position: the replacement priority
+ *   date      solve number: entries of another date are treated as empty,
+ *             so each solve starts from an empty table without a clear
+ *             (results and node counts never depend on earlier solves)
+ *   lock      per-entry spin lock, taken only when threads share the table
+ *
+ * CONCURRENCY.  With more than one thread every access to an entry's data
+ * happens with its lock held (acquire on take, release on give), so the
+ * fields are plain data and there is no race in the C11 sense; the critical
+ * sections are a few loads/stores.  With one thread the locks are skipped.
+ *
+ * REPLACEMENT.  A store to a position already in the bucket intersects the
+ * bounds (or replaces them when they contradict, which cannot happen for
+ * exact bounds but keeps the table consistent).  Otherwise the victim is an
+ * entry of another date, else the one with fewer empties.
+ */
+#ifndef EMILIA_ENDGAME_TT_H
+#define EMILIA_ENDGAME_TT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { ENDGAME_TT_NOMOVE = 255 };
+
+typedef struct EndgameTTEntry {
+	uint64_t p, o;
+	int8_t lower, upper;
+	uint8_t move, empties, date;
+	atomic_uchar lock;  /* 0 free, 1 taken */
+	uint8_t pad[10];
+} EndgameTTEntry;
+
+typedef struct EndgameTT {
+	EndgameTTEntry *entries;
+	uint64_t mask;      /* number of entries - 1; even indices start buckets */
+	uint8_t date;
+	bool locking;       /* several threads use the table */
+} EndgameTT;
+
+/* Allocate a table of about `mb` megabytes (at least 64 KB); false when
+ * memory is short. */
+bool endgame_tt_init(EndgameTT *t, int mb);
+void endgame_tt_free(EndgameTT *t);
+/* Start a new solve: older entries become invisible. */
+void endgame_tt_new_solve(EndgameTT *t);
+/* Bytes allocated. */
+uint64_t endgame_tt_bytes(const EndgameTT *t);
+
+static inline uint64_t endgame_tt_hash(uint64_t p, uint64_t o)
+{
+	uint64_t h = p * 0x9E3779B97F4A7C15ULL ^ (o + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+	return h ^ (h >> 31);
+}
+
+static inline void endgame_tt_lock(const EndgameTT *t, EndgameTTEntry *e)
+{
+	if (t->locking)
+		while (atomic_exchange_explicit(&e->lock, 1, memory_order_acquire))
+			;
+}
+
+static inline void endgame_tt_unlock(const EndgameTT *t, EndgameTTEntry *e)
+{
+	if (t->locking)
+		atomic_store_explicit(&e->lock, 0, memory_order_release);
+}
+
+/* Look (p, o) up: true with its bounds and move when present. */
+static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, int *lower, int *upper, int *move)
+{
+	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
+	for (int i = 0; i < 2; i++) {
+		EndgameTTEntry *e = &b[i];
+		endgame_tt_lock(t, e);
+		if (e->p == p && e->o == o && e->date == t->date) {
+			*lower = e->lower;
+			*upper = e->upper;
+			*move = e->move;
+			endgame_tt_unlock(t, e);
+			return true;
+		}
+		endgame_tt_unlock(t, e);
+	}
+	return false;
+}
+
+/* Record the result of a search of (p, o) with window (alpha, beta) that
+ * returned `score` (a bound when outside the window) and best move. */
+static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, int empties, int alpha, int beta,
+                                    int score, int move)
+{
+	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
+	int lo = score > alpha ? score : -127, hi = score < beta ? score : 127;
+	for (int i = 0; i < 2; i++) {
+		EndgameTTEntry *e = &b[i];
+		endgame_tt_lock(t, e);
+		if (e->p == p && e->o == o && e->date == t->date) {
+			if (lo > e->upper || hi < e->lower) {
+				e->lower = (int8_t)lo;
+				e->upper = (int8_t)hi;
+			} else {
+				if (lo > e->lower)
+					e->lower = (int8_t)lo;
+				if (hi < e->upper)
+					e->upper = (int8_t)hi;
+			}
+			if (move != ENDGAME_TT_NOMOVE)
+				e->move = (uint8_t)move;
+			endgame_tt_unlock(t, e);
+			return;
+		}
+		endgame_tt_unlock(t, e);
+	}
+	/* victim: another date first, else fewer empties (entry 1 on ties) */
+	EndgameTTEntry *v = &b[1];
+	endgame_tt_lock(t, &b[0]);
+	bool first = b[0].date != t->date || b[0].empties < empties;
+	endgame_tt_unlock(t, &b[0]);
+	if (first)
+		v = &b[0];
+	endgame_tt_lock(t, v);
+	if (v->date != t->date || v->empties <= empties || v == &b[1]) {
+		v->p = p;
+		v->o = o;
+		v->lower = (int8_t)lo;
+		v->upper = (int8_t)hi;
+		v->move = (uint8_t)move;
+		v->empties = (uint8_t)empties;
+		v->date = t->date;
+	}
+	endgame_tt_unlock(t, v);
+}
+
+#endif
