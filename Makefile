@@ -156,3 +156,13 @@ book: tools
 	@$(MAKE) --no-print-directory all
 bench-book: all
 	sh bench/book.sh
+
+# ---- match runner (emilia-match) --------------------------------------------
+# Strength table of bench/match-results.md: Emilia Easy/Normal/Hard against
+# gtp-rhino (Debian package grhino) levels 3 and 4, and Hard against Normal.
+# XOT: the XOT openings file; MATCH_GAMES games per match (hours at 100).
+XOT ?= ../shared/data/openings/xot-large.txt
+MATCH_GAMES ?= 100
+.PHONY: match-strength
+match-strength: all
+	sh bench/match-strength.sh $(XOT) $(MATCH_GAMES)
