@@ -70,6 +70,10 @@ static void quote_token(const char *s, size_t n, char *out, size_t outlen)
 
 bool text_apply_transcript(Game *g, const char *s, char *err)
 {
+	if (!s) {
+		snprintf(err, TEXT_ERR, "no transcript");
+		return false;
+	}
 	Game t = *g;
 	int n = 0; /* moves read so far */
 	size_t i = 0;
@@ -96,7 +100,8 @@ bool text_apply_transcript(Game *g, const char *s, char *err)
 		}
 		if (mv == BOARD_PASS) {
 			if (!game_must_pass(&t)) {
-				snprintf(err, TEXT_ERR, "illegal pass at move %d", n);
+				snprintf(err, TEXT_ERR, "illegal pass at move %d%s", n,
+				         game_is_over(&t) ? ": the game is over" : ": a move is available");
 				return false;
 			}
 			game_play(&t, BOARD_PASS);
@@ -106,10 +111,12 @@ bool text_apply_transcript(Game *g, const char *s, char *err)
 		}
 		if (game_must_pass(&t))
 			game_play(&t, BOARD_PASS);
-		if (game_play(&t, mv) != GAME_OK) {
+		GameStatus st = game_play(&t, mv);
+		if (st != GAME_OK) {
 			char q[5];
 			text_square(mv, q);
-			snprintf(err, TEXT_ERR, "illegal move %s at move %d", q, n);
+			snprintf(err, TEXT_ERR, "illegal move %s at move %d%s", q, n,
+			         st == GAME_OVER ? ": the game is over" : "");
 			return false;
 		}
 		i += len;
@@ -123,6 +130,10 @@ bool text_apply_transcript(Game *g, const char *s, char *err)
 
 bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
 {
+	if (!line) {
+		snprintf(err, TEXT_ERR, "no OBF line");
+		return false;
+	}
 	ObfPosition r;
 	memset(&r, 0, sizeof r);
 	const int nsq = size * size;
@@ -175,12 +186,13 @@ bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
 			i++;
 		if (!line[i] || line[i] == '%')
 			break;
+		const size_t start = i; /* reported in errors */
 		char tok[8] = { 0 };
 		int t = 0;
 		while (line[i] && line[i] != ':' && !isspace((unsigned char)line[i]) && line[i] != ';' && t < 6)
 			tok[t++] = line[i++];
 		if (line[i] != ':') {
-			snprintf(err, TEXT_ERR, "malformed move:score pair at column %zu", i + 1);
+			snprintf(err, TEXT_ERR, "malformed move:score pair at column %zu", start + 1);
 			return false;
 		}
 		i++;
@@ -188,7 +200,7 @@ bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
 		char *end;
 		long v = strtol(line + i, &end, 10);
 		if (mv < 0 || end == line + i || v < -64 || v > 64) {
-			snprintf(err, TEXT_ERR, "malformed move:score pair at column %zu", i + 1);
+			snprintf(err, TEXT_ERR, "malformed move:score pair at column %zu", start + 1);
 			return false;
 		}
 		i = (size_t)(end - line);
