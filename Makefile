@@ -143,11 +143,28 @@ help:
 	@echo "  bench        run the benchmarks in bench/ and print their figures"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  clean        remove build outputs"
+
+# ---- evaluation (issue 5): embedded weights, zlib for the trainer, training recipe ----
+# weights.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
+$(BUILD)/src/weights.o: data/eval.bin
+TOOL_LIBS += -lz
+EVAL_DATA ?= ../shared/data/games
+DATA ?= $(EVAL_DATA)
+EVAL_THREADS ?= 2
+.PHONY: eval-train bench-eval
+# Full training run (see README, Evaluation): writes data/eval.bin and bench/eval-train.txt.
+eval-train: tools
+	nice ./emilia-train --data $(DATA) --out data/eval.bin --threads $(EVAL_THREADS) \
+	  --cache build/eval-labels.cache --report bench/eval-train.txt
+	@$(MAKE) --no-print-directory all
+bench-eval: all
+	sh bench/eval.sh $(DATA)
+
 # ---- book (issue 8): embedded default book, book recipe, book benchmarks ----
 # book_default.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
 $(BUILD)/src/book_default.o: book/emilia.book
 BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
-BOOK_LEVEL ?= 8
+BOOK_LEVEL ?= 6
 BOOK_THREADS ?= 2
 .PHONY: book bench-book
 # Default book from the WTHOR games plus engine searches (see README, "Opening book").
@@ -156,6 +173,47 @@ book: tools
 	@$(MAKE) --no-print-directory all
 bench-book: all
 	sh bench/book.sh
+
+# ---- protocols (issue 6): libFuzzer harness for the GTP, NBoard and UGI parsers ----
+# `make fuzz` builds tests/fuzz/fuzz_{gtp,nboard,ugi} with clang (ASan+UBSan) and
+# runs each for FUZZ_SECONDS, starting from the saved corpus and the session
+# tests' inputs; new finds go to build/fuzz/corpus-NAME (`make fuzz-corpus`
+# merges them, minimised, into tests/fuzz/corpus/NAME).  `make fuzz-replay`
+# runs the saved corpus once through the fuzz builds; the test suite
+# test_fuzz_corpus replays it with the normal compiler too.
+FUZZ_CC ?= clang
+FUZZ_DIR := build/fuzz
+FUZZ_SECONDS ?= 200
+FUZZ_NAMES := gtp nboard ugi
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer \
+  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(ARCHFLAGS)
+FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
+.PHONY: fuzz fuzz-build fuzz-replay fuzz-corpus
+$(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
+$(FUZZ_DIR)/src/weights.o: data/eval.bin
+$(FUZZ_DIR)/src/book_default.o: book/emilia.book
+$(FUZZ_DIR)/harness.o: tests/fuzz/harness.c tests/fuzz/harness.h $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -c $< -o $@
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/harness.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -Itests/fuzz $^ -o $@ -lm
+fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+fuzz: fuzz-build
+	@for t in $(FUZZ_NAMES); do \
+	  mkdir -p $(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t; \
+	  echo "fuzzing $$t for $(FUZZ_SECONDS) s"; \
+	  nice $(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=3000 \
+	    -max_len=2048 -dict=tests/fuzz/$$t.dict -print_final_stats=1 \
+	    $(FUZZ_DIR)/corpus-$$t tests/fuzz/corpus/$$t tests/fuzz/seeds/$$t || exit 1; \
+	done
+fuzz-corpus: fuzz-build
+	@for t in $(FUZZ_NAMES); do mkdir -p tests/fuzz/corpus/$$t; \
+	  $(FUZZ_DIR)/fuzz_$$t -merge=1 -max_len=2048 tests/fuzz/corpus/$$t $(FUZZ_DIR)/corpus-$$t || exit 1; done
+fuzz-replay: fuzz-build
+	@for t in $(FUZZ_NAMES); do \
+	  $(FUZZ_DIR)/fuzz_$$t -runs=0 tests/fuzz/corpus/$$t || exit 1; done
 
 # ---- match runner (emilia-match) --------------------------------------------
 # Strength table of bench/match-results.md: Emilia Easy/Normal/Hard against
@@ -166,3 +224,19 @@ MATCH_GAMES ?= 100
 .PHONY: match-strength
 match-strength: all
 	sh bench/match-strength.sh $(XOT) $(MATCH_GAMES)
+
+# ---- endgame solver (issue 3) ------------------------------------------------
+# ffo: FFO #1-#39 must all be solved exactly (CI runs the fast part in
+# tests/test_endgame.c).  bench-ffo: FFO #40-#49 with 1 thread (target
+# 0.77 G nodes, 40 s).  bench-ffo-threads: #40-#59 with 1 and 2 threads and
+# the speedup.  bench-6x6: the 6x6 start solved from scratch.  Each run
+# appends to bench/ffo-history.csv.
+.PHONY: ffo bench-ffo bench-ffo-threads bench-6x6
+ffo: all
+	sh bench/ffo.sh 1-39 1 ./emilia --quiet
+bench-ffo: all
+	sh bench/ffo.sh 40-49 1 ./emilia --quiet
+bench-ffo-threads: all
+	sh bench/ffo-threads.sh ./emilia 40-59
+bench-6x6: all
+	sh bench/solve-6x6.sh ./emilia 1

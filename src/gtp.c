@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "endgame.h"
 #include "gtp.h"
 #include "proto_io.h"
@@ -21,6 +22,7 @@ typedef struct GtpReply {
 struct Gtp {
 	FILE *out;
 	Options opts;
+	Options init_opts;  /* as created: gtp_reset() returns to them */
 	ProtoEngine pe;
 	Game game;
 	/* explicit[i]: ply i is a pass the controller sent or was told about
@@ -194,7 +196,9 @@ static EngineLimits search_limits(const Gtp *g)
 	lim.time_left = -1;
 	if (g->timed) {
 		int c = g->game.side;
-		double lag = (double)options_int(&g->opts, OPT_OVERHEAD) / 1000.0;
+		/* keep back the move overhead plus 5%: the controller's clock
+		 * also counts the pipes and its own work */
+		double lag = (double)options_int(&g->opts, OPT_OVERHEAD) / 1000.0 + 0.05 * g->clock[c];
 		double t = g->clock[c] - lag;
 		if (t < 0.01)
 			t = 0.01;
@@ -659,7 +663,16 @@ static void cmd_loadsgf(Gtp *g, int argc, char **argv)
 		reply_err(g, "usage: loadsgf <file> [move_number]");
 		return;
 	}
+	if (g->opts.sandbox) {
+		reply_err(g, "cannot load file: files are disabled in this session");
+		return;
+	}
 	FILE *f = fopen(argv[0], "rb");
+	struct stat st;
+	if (f && (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))) {
+		fclose(f);
+		f = NULL; /* a directory, a pipe or a device: never block on it */
+	}
 	if (!f) {
 		reply_err(g, "cannot load file");
 		return;
@@ -1046,6 +1059,7 @@ Gtp *gtp_new(FILE *out, const Options *opts, char *err)
 		free(g);
 		return NULL;
 	}
+	g->init_opts = g->opts;
 	proto_buf_init(&g->reply.text);
 	g->scoring = options_scoring(&g->opts);
 	new_game(g, atoi(options_get(&g->opts, OPT_SIZE)));
@@ -1059,6 +1073,17 @@ void gtp_free(Gtp *g)
 	options_engine_close(&g->pe);
 	proto_buf_free(&g->reply.text);
 	free(g);
+}
+
+void gtp_reset(Gtp *g)
+{
+	options_restore(&g->opts, &g->init_opts, &g->pe);
+	g->scoring = options_scoring(&g->opts);
+	g->timed = false;
+	g->main_time = g->byo_time = 0;
+	g->byo_stones = 0;
+	g->quit = false;
+	new_game(g, atoi(options_get(&g->opts, OPT_SIZE)));
 }
 
 void gtp_set_node_cap(Gtp *g, uint64_t nodes)

@@ -31,6 +31,9 @@ typedef struct Gtp Gtp;
 Gtp *gtp_new(FILE *out, const Options *opts, char *err);
 void gtp_free(Gtp *g);
 
+/* Back to the state gtp_new() made: options, board, clocks. */
+void gtp_reset(Gtp *g);
+
 /* Hard cap on every search of the session, whatever the options say (the
  * fuzzing harness uses it so no input can make it search for long);
  * 0 = none. */

@@ -17,6 +17,7 @@ typedef enum { JOB_NONE, JOB_GO, JOB_HINT, JOB_ANALYZE } NBoardJob;
 struct NBoard {
 	ProtoOut out;
 	Options opts;
+	Options init_opts;
 	ProtoEngine pe;
 	Game game;
 	double time_left[2], increment[2];  /* from the GGF clocks; -1 = none */
@@ -570,7 +571,7 @@ static void cmd_learn(NBoard *nb)
 {
 	char err[BOOK_ERR];
 	const char *path = options_get(&nb->opts, OPT_BOOK);
-	if (!path[0]) {
+	if (!path[0] || nb->opts.sandbox) {
 		status(nb, "no book file to learn into (start with --book FILE)");
 		proto_out_line(&nb->out, "learned");
 		return;
@@ -652,6 +653,7 @@ NBoard *nboard_new(FILE *out, const Options *opts, char *err)
 		free(nb);
 		return NULL;
 	}
+	nb->init_opts = nb->opts;
 	proto_out_init(&nb->out, out);
 	proto_search_init(&nb->search);
 	game_init(&nb->game, atoi(options_get(&nb->opts, OPT_SIZE)), options_variant(&nb->opts));
@@ -667,6 +669,17 @@ void nboard_free(NBoard *nb)
 	options_engine_close(&nb->pe);
 	proto_out_destroy(&nb->out);
 	free(nb);
+}
+
+void nboard_reset(NBoard *nb)
+{
+	proto_search_stop(&nb->search);
+	options_restore(&nb->opts, &nb->init_opts, &nb->pe);
+	game_init(&nb->game, atoi(options_get(&nb->opts, OPT_SIZE)), options_variant(&nb->opts));
+	nb->time_left[0] = nb->time_left[1] = -1;
+	nb->increment[0] = nb->increment[1] = 0;
+	nb->depth = 0;
+	nb->quit = false;
 }
 
 void nboard_set_node_cap(NBoard *nb, uint64_t nodes)

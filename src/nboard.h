@@ -22,6 +22,8 @@ typedef struct NBoard NBoard;
 
 NBoard *nboard_new(FILE *out, const Options *opts, char *err);
 void nboard_free(NBoard *nb);
+/* Stop any search; back to the state nboard_new() made. */
+void nboard_reset(NBoard *nb);
 /* Hard cap on the nodes of every search (fuzzing); 0 = none. */
 void nboard_set_node_cap(NBoard *nb, uint64_t nodes);
 /* Execute one line; false after quit. */

@@ -122,6 +122,15 @@ bool options_set(Options *o, OptionId id, const char *value, char *err)
 	int level;
 	if (!value)
 		value = "";
+	if (o->sandbox && (id == OPT_BOOK || id == OPT_EVAL)) {
+		snprintf(err, OPTIONS_ERR, "%s: file options are disabled in this session", d->name);
+		return false;
+	}
+	if (o->sandbox && (id == OPT_HASH || id == OPT_THREADS) &&
+	    (!util_parse_int(value, d->min, id == OPT_HASH ? 16 : 2, &v))) {
+		snprintf(err, OPTIONS_ERR, "%s: limited to %d in this session", d->name, id == OPT_HASH ? 16 : 2);
+		return false;
+	}
 	switch (d->type) {
 	case OPTION_INT:
 		if (!util_parse_int(value, d->min, d->max, &v)) {
@@ -173,6 +182,16 @@ bool options_set(Options *o, OptionId id, const char *value, char *err)
 	if (o->on_change)
 		o->on_change(o->user, o, id);
 	return true;
+}
+
+void options_restore(Options *o, const Options *init, ProtoEngine *pe)
+{
+	char err[OPTIONS_ERR];
+	for (int i = 0; i < OPT_COUNT; i++)
+		if (strcmp(o->value[i], init->value[i]) != 0) {
+			memcpy(o->value[i], init->value[i], OPTION_VALUE_MAX);
+			options_apply(o, (OptionId)i, pe, err);
+		}
 }
 
 const char *options_get(const Options *o, OptionId id)

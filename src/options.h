@@ -64,6 +64,10 @@ struct Options {
 	char value[OPT_COUNT][OPTION_VALUE_MAX];
 	OptionsChangeFn on_change;
 	void *user;
+	/* Sandbox (the fuzzing harness): no option or command may open, read
+	 * or write a file named by the input, and threads and hash stay
+	 * small (at most 2 and 16 MiB). */
+	bool sandbox;
 };
 
 /* Defaults; no change hook. */
@@ -111,6 +115,9 @@ typedef struct ProtoEngine {
  * why.  Returns false with err set when the engine cannot be made. */
 bool options_engine_open(ProtoEngine *pe, const Options *o, char *err, char *book_err);
 void options_engine_close(ProtoEngine *pe);
+/* Put every option back to its value in init, passing changes on to the
+ * engine (the change hook is not called). */
+void options_restore(Options *o, const Options *init, ProtoEngine *pe);
 /* Pass one option on to the engine (the session's change hook calls this);
  * false with err (OPTIONS_ERR bytes) set when it is refused. */
 bool options_apply(const Options *o, OptionId id, ProtoEngine *pe, char *err);

@@ -14,6 +14,7 @@
 struct Ugi {
 	ProtoOut out;
 	Options opts;
+	Options init_opts;
 	ProtoEngine pe;
 	Game game;
 	ProtoSearch search;
@@ -408,6 +409,7 @@ Ugi *ugi_new(FILE *out, const Options *opts, char *err)
 		free(u);
 		return NULL;
 	}
+	u->init_opts = u->opts;
 	proto_out_init(&u->out, out);
 	proto_search_init(&u->search);
 	game_init(&u->game, board_size(u), options_variant(&u->opts));
@@ -422,6 +424,14 @@ void ugi_free(Ugi *u)
 	options_engine_close(&u->pe);
 	proto_out_destroy(&u->out);
 	free(u);
+}
+
+void ugi_reset(Ugi *u)
+{
+	proto_search_stop(&u->search);
+	options_restore(&u->opts, &u->init_opts, &u->pe);
+	game_init(&u->game, board_size(u), options_variant(&u->opts));
+	u->quit = false;
 }
 
 void ugi_set_node_cap(Ugi *u, uint64_t nodes)

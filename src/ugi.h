@@ -27,6 +27,8 @@ typedef struct Ugi Ugi;
 
 Ugi *ugi_new(FILE *out, const Options *opts, char *err);
 void ugi_free(Ugi *u);
+/* Stop any search; back to the state ugi_new() made. */
+void ugi_reset(Ugi *u);
 /* Hard cap on the nodes of every search (fuzzing); 0 = none. */
 void ugi_set_node_cap(Ugi *u, uint64_t nodes);
 /* Execute one line; false after quit. */

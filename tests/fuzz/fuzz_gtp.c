@@ -1,0 +1,9 @@
+/* libFuzzer target: gtp sessions (see harness.h). */
+#include "harness.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_session(FUZZ_GTP, data, size);
+}
