@@ -448,7 +448,7 @@ static BookEntry recompute(const Book *b, const BookEntry *e)
 		if (score > upper)
 			score = upper;
 	}
-	if (lower == upper)
+	if (has_est && lower == upper)
 		level = BOOK_LEVEL_EXACT;
 	r.score = (int8_t)score;
 	r.lower = (int8_t)lower;
@@ -624,7 +624,7 @@ Book *book_open(const char *path, char *err)
 		set_err(err, path, "not an Emilia book (empty file)");
 		return NULL;
 	}
-	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
 		set_err(err, path, strerror(errno));
@@ -1100,6 +1100,9 @@ typedef struct LeafWork {
 	size_t njobs;
 	atomic_size_t next, done;
 	atomic_bool failed;
+	pthread_mutex_t mutex;   /* with `finished`: wakes the waiting caller */
+	pthread_cond_t finished;
+	int running;             /* worker threads still running (under mutex) */
 } LeafWork;
 
 typedef struct LeafThread {
@@ -1168,6 +1171,10 @@ static void *leaf_thread(void *arg)
 			atomic_store(&w->failed, true);
 		atomic_fetch_add(&w->done, 1);
 	}
+	pthread_mutex_lock(&w->mutex);
+	if (--w->running == 0)
+		pthread_cond_broadcast(&w->finished);
+	pthread_mutex_unlock(&w->mutex);
 	return NULL;
 }
 
@@ -1209,28 +1216,43 @@ static long search_leaves_locked(Book *b, const BookSearchOptions *opt, char *er
 	atomic_init(&w.next, 0);
 	atomic_init(&w.done, 0);
 	atomic_init(&w.failed, false);
+	pthread_mutex_init(&w.mutex, NULL);
+	pthread_cond_init(&w.finished, NULL);
 	int nt = opt->threads < 1 ? 1 : opt->threads > 256 ? 256 : opt->threads;
 	pthread_t tid[256];
 	LeafThread targ[256];
 	int started = 0;
+	w.running = nt;
 	for (int t = 0; t < nt; t++) {
 		targ[t] = (LeafThread){ &w, t };
-		if (pthread_create(&tid[t], NULL, leaf_thread, &targ[t]) == 0)
+		if (pthread_create(&tid[t], NULL, leaf_thread, &targ[t]) == 0) {
 			started++;
-		else
+		} else {
+			pthread_mutex_lock(&w.mutex);
+			w.running -= nt - t; /* the threads that will not run */
+			pthread_mutex_unlock(&w.mutex);
 			break;
+		}
 	}
-	if (!started)
+	if (!started) {
+		w.running = 1;
 		leaf_thread(&targ[0]);
-	double last = util_now();
-	while (started && atomic_load(&w.done) < nj && !atomic_load(&w.failed)) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-		if (opt->progress && tick_due(&last))
+	}
+	/* wait for the workers, reporting progress about once a second */
+	pthread_mutex_lock(&w.mutex);
+	while (w.running > 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&w.finished, &w.mutex, &ts);
+		if (w.running > 0 && opt->progress)
 			opt->progress(opt->user, "leaves", atomic_load(&w.done), nj);
 	}
+	pthread_mutex_unlock(&w.mutex);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&w.mutex);
+	pthread_cond_destroy(&w.finished);
 	long result = (long)nj;
 	if (atomic_load(&w.failed)) {
 		set_err(err, b->name, "a search failed (aborted)");
@@ -1247,8 +1269,6 @@ static long search_leaves_locked(Book *b, const BookSearchOptions *opt, char *er
 			e->leaf_upper = (int8_t)j->upper;
 			e->leaf_level = (uint8_t)(j->lower == j->upper ? BOOK_LEVEL_EXACT : opt->level);
 		}
-		if (opt->progress)
-			opt->progress(opt->user, "leaves", nj, nj);
 		fix_locked(b, NULL, NULL);
 	}
 	free(jobs);

@@ -40,6 +40,8 @@ static void usage(FILE *f)
 	        "  import TEXT BOOK                   read the text format into a new book file\n"
 	        "  probe BOOK [MOVES]                 book moves after a transcript (default: start)\n"
 	        "  learn BOOK MOVES                   add one game (a transcript) and fix\n"
+	        "  synth OUT --positions N [--seed S] a synthetic book of random-game positions (benchmarks)\n"
+	        "  bench BOOK|--default [--probes N]  open time, memory and probe speed\n"
 	        "Options: --quiet (no progress lines).  See book/FORMAT.md.\n");
 }
 
@@ -288,8 +290,9 @@ static void engines_free(EngineSearch *es)
 /* ---- commands ------------------------------------------------------------------ */
 
 typedef struct Opts {
-	long plies, min_games, level, margin, max_ply, max_positions, threads, hash;
-	bool force, has_level, has_margin;
+	long plies, min_games, level, margin, max_ply, max_positions, threads, hash, positions, seed,
+	    probes;
+	bool force, has_level, has_margin, use_default;
 	const char *pos[64];
 	int npos;
 } Opts;
@@ -301,6 +304,8 @@ static bool parse_opts(int argc, char **argv, Opts *o)
 	o->max_ply = 60;
 	o->threads = 1;
 	o->hash = 16;
+	o->seed = 1;
+	o->probes = 1000000;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		long *target = NULL, lo = 0, hi = 0;
@@ -320,6 +325,12 @@ static bool parse_opts(int argc, char **argv, Opts *o)
 			target = &o->threads, lo = 1, hi = MAX_THREADS;
 		else if (!strcmp(a, "--hash"))
 			target = &o->hash, lo = 1, hi = 65536;
+		else if (!strcmp(a, "--positions"))
+			target = &o->positions, lo = 1, hi = 100000000;
+		else if (!strcmp(a, "--seed"))
+			target = &o->seed, lo = 0, hi = 2000000000;
+		else if (!strcmp(a, "--probes"))
+			target = &o->probes, lo = 1, hi = 1000000000;
 		if (target) {
 			if (i + 1 >= argc || !util_parse_int(argv[i + 1], lo, hi, target)) {
 				fprintf(stderr, "emilia-book: %s needs a number in %ld..%ld\n", a, lo, hi);
@@ -328,6 +339,8 @@ static bool parse_opts(int argc, char **argv, Opts *o)
 			i++;
 		} else if (!strcmp(a, "--force")) {
 			o->force = true;
+		} else if (!strcmp(a, "--default")) {
+			o->use_default = true;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (a[0] == '-' && a[1] == '-') {
@@ -638,6 +651,137 @@ static int cmd_learn(const Opts *o)
 	return ok ? 0 : 1;
 }
 
+static uint64_t rand_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static int cmd_synth(const Opts *o)
+{
+	if (o->npos != 1 || !o->positions)
+		return usage(stderr), 2;
+	Book *b = book_new();
+	uint64_t rng = (uint64_t)o->seed * 0x9E3779B97F4A7C15ULL + 1;
+	char err[BOOK_ERR];
+	double t0 = util_now();
+	uint64_t games = 0;
+	while (book_count(b) < (size_t)o->positions) {
+		Game g;
+		game_init(&g, 8, VARIANT_NORMAL);
+		while (!game_is_over(&g)) {
+			if (game_must_pass(&g)) {
+				game_play(&g, BOARD_PASS);
+				continue;
+			}
+			uint64_t m = game_moves(&g);
+			for (int k = (int)(rand_next(&rng) % (uint64_t)bit_count(m)); k; k--)
+				m = bit_pop(m);
+			game_play(&g, bit_first(m));
+		}
+		if (!book_add_game(b, &g, 0, err)) {
+			fprintf(stderr, "emilia-book: %s\n", err);
+			book_free(b);
+			return 1;
+		}
+		games++;
+	}
+	book_fix(b, progress, NULL);
+	bool ok = save_book(b, o->pos[0]);
+	if (ok)
+		printf("synth: %zu positions from %llu random games in %.1f s\n", book_count(b),
+		       (unsigned long long)games, util_now() - t0);
+	book_free(b);
+	return ok ? 0 : 1;
+}
+
+/* kB of resident memory: anonymous (heap) and file-backed (mapped book) */
+static void rss(long *anon, long *file)
+{
+	*anon = *file = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "RssAnon:", 8))
+			*anon = atol(line + 8);
+		else if (!strncmp(line, "RssFile:", 8))
+			*file = atol(line + 8);
+	}
+	fclose(f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmd_bench(const Opts *o)
+{
+	if (o->npos != (o->use_default ? 0 : 1))
+		return usage(stderr), 2;
+	char err[BOOK_ERR];
+	const char *name = o->use_default ? "default book (embedded)" : o->pos[0];
+	long a0, f0, a1, f1;
+	rss(&a0, &f0);
+	double t0 = util_now();
+	Book *b = o->use_default ? book_open_default(err) : book_open(o->pos[0], err);
+	double first = util_now() - t0;
+	if (!b) {
+		fprintf(stderr, "emilia-book: %s\n", err);
+		return 1;
+	}
+	rss(&a1, &f1);
+	enum { RUNS = 21 };
+	double t[RUNS];
+	for (int i = 0; i < RUNS; i++) {
+		double s = util_now();
+		Book *c = o->use_default ? book_open_default(err) : book_open(o->pos[0], err);
+		t[i] = util_now() - s;
+		book_free(c);
+	}
+	qsort(t, RUNS, sizeof t[0], cmp_double);
+	size_t n = book_count(b);
+	printf("book            %s\n", name);
+	printf("positions       %zu (%.1f MB)\n", n, (double)(64 + 32 * n) / 1e6);
+	printf("open            first %.2f ms, median of %d %.2f ms (min %.2f ms): map + checksum + order check\n",
+	       first * 1e3, RUNS, t[RUNS / 2] * 1e3, t[0] * 1e3);
+	printf("memory          +%ld kB heap, +%ld kB mapped file pages after open\n", a1 - a0, f1 - f0);
+	if (n) {
+		/* probes: positions of the book under random symmetries, and misses */
+		uint64_t rng = 12345;
+		long probes = o->probes;
+		Board *q = malloc(sizeof *q * 4096);
+		for (int i = 0; i < 4096; i++) {
+			BookEntry e;
+			book_entry(b, (size_t)(rand_next(&rng) % n), &e);
+			int s = (int)(rand_next(&rng) & 7);
+			q[i] = (Board){ bit_symmetry(e.p, s), bit_symmetry(e.o, s) };
+			if (i & 1) /* a miss: swap the sides */
+				q[i] = (Board){ q[i].o, q[i].p };
+		}
+		double s = util_now();
+		long hits = 0;
+		for (long i = 0; i < probes; i++) {
+			BookEntry e;
+			hits += book_lookup(b, q[i & 4095], &e);
+		}
+		double dt = util_now() - s;
+		printf("lookup          %.0f ns per lookup (%ld lookups, %ld hits)\n", dt / (double)probes * 1e9,
+		       probes, hits);
+		free(q);
+		rss(&a1, &f1);
+		printf("memory          +%ld kB heap, +%ld kB mapped file pages after the lookups\n", a1 - a0,
+		       f1 - f0);
+	}
+	book_free(b);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
@@ -672,6 +816,10 @@ int main(int argc, char **argv)
 		return cmd_probe(&o);
 	if (!strcmp(c, "learn"))
 		return cmd_learn(&o);
+	if (!strcmp(c, "synth"))
+		return cmd_synth(&o);
+	if (!strcmp(c, "bench"))
+		return cmd_bench(&o);
 	fprintf(stderr, "emilia-book: unknown command '%s'\n", c);
 	usage(stderr);
 	return 2;
