@@ -11,11 +11,20 @@
  * polls the same atomic stop flag; thread 0 raises it when it is done and
  * joins the helpers, so engine_search() returns only after all threads
  * have left the table.
+ *
+ * Hand-over to the endgame solver (endgame.h): the exact iteration of a
+ * single-line search (no multi-PV, no random choice) is done by
+ * endgame_solve_window() with all the threads: the helpers are stopped
+ * first (stop_helpers), and a watchdog thread raises the stop flag at the
+ * hard deadline since the solver only polls that flag.  Multi-PV and the
+ * random levels need the exact score of several moves and solve with the
+ * midgame search run to the end instead.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "endgame.h"
 #include "engine.h"
 #include "search.h"
 #include "timeman.h"
@@ -30,6 +39,8 @@
 
 struct Engine {
 	TT tt;
+	bool use_solver;
+	int midgame_sel;
 	int hash_mb;
 	int nthreads;
 	int level;
@@ -48,8 +59,8 @@ typedef struct EnginePlan {
 	int random_margin;  /* Easy/Normal: play any move this close to the best; < 0 = best */
 } EnginePlan;
 
-/* The ProbCut level of midgame iterations. */
-#define ENGINE_MIDGAME_SEL SEARCH_SEL_NONE
+/* The default ProbCut level of midgame iterations (87 %). */
+#define ENGINE_MIDGAME_SEL 1
 
 void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, int *random_margin)
 {
@@ -95,6 +106,8 @@ Engine *engine_new(void)
 	}
 	e->hash_mb = TT_DEFAULT_MB;
 	e->nthreads = 1;
+	e->use_solver = true;
+	e->midgame_sel = ENGINE_MIDGAME_SEL;
 	e->level = ENGINE_LEVEL_HARD;
 	e->rng = 0x9E3779B97F4A7C15ULL;
 	atomic_init(&e->running, false);
@@ -157,6 +170,19 @@ void engine_new_game(Engine *e)
 	tt_clear(&e->tt);
 }
 
+void engine_set_solver(Engine *e, bool on)
+{
+	e->use_solver = on;
+}
+
+void engine_set_selectivity(Engine *e, int percent)
+{
+	int sel = 0;
+	while (sel < SEARCH_SEL_NONE && search_sel_percent(sel) < percent)
+		sel++;
+	e->midgame_sel = sel;
+}
+
 void engine_stop(Engine *e)
 {
 	if (atomic_load(&e->running))
@@ -211,6 +237,67 @@ static bool engine_iteration(const EnginePlan *pl, int d, int empties, int *dept
 		return false;
 	*depth = d >= empties ? empties : d;
 	*sel = pl->sel;
+	return true;
+}
+
+typedef struct EngineWatchdog {
+	SearchShared *sh;
+	atomic_bool done;
+	pthread_t tid;
+} EngineWatchdog;
+
+/* Raise the stop flag at the hard deadline while the solver runs. */
+static void *engine_watchdog_main(void *arg)
+{
+	EngineWatchdog *w = arg;
+	const struct timespec ms = { 0, 500000 };
+	while (!atomic_load(&w->done)) {
+		if (util_now() >= w->sh->hard_deadline) {
+			atomic_store(&w->sh->stop, true);
+			break;
+		}
+		nanosleep(&ms, NULL);
+	}
+	return NULL;
+}
+
+/* Exact solve of the root by the endgame module; false when it was
+ * stopped (rm untouched).  Moves the best move first in rm. */
+static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, int threads, uint64_t *nodes)
+{
+	SearchShared *sh = &e->sh;
+	EndgameOptions o = endgame_default_options();
+	o.size = g->size;
+	o.variant = g->variant;
+	o.wld = false;
+	o.threads = threads;
+	o.stop = &sh->stop;
+	EngineWatchdog w;
+	w.sh = sh;
+	atomic_init(&w.done, false);
+	bool dog = sh->hard_deadline > 0 && pthread_create(&w.tid, NULL, engine_watchdog_main, &w) == 0;
+	EndgameResult r = endgame_solve_window(g->board, &o, -65, 65);
+	if (dog) {
+		atomic_store(&w.done, true);
+		pthread_join(w.tid, NULL);
+	}
+	*nodes += r.nodes;
+	if (r.aborted || atomic_load(&sh->stop))
+		return false;
+	int k = 0;
+	while (k < n && rm[k].move != r.move)
+		k++;
+	if (k == n)
+		return false; /* cannot happen: the solver returns a legal move */
+	SearchRootMove best = rm[k];
+	memmove(&rm[1], &rm[0], sizeof(SearchRootMove) * (size_t)k);
+	rm[0] = best;
+	rm[0].score = r.score;
+	rm[0].searched = true;
+	rm[0].pv[0] = r.move;
+	rm[0].pvlen = 1;
+	for (int i = 1; i < n; i++)
+		rm[i].searched = false;
 	return true;
 }
 
@@ -310,7 +397,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	const bool timed = lim->movetime > 0 || lim->time_left >= 0;
 	EnginePlan plan;
 	engine_level_plan(e->level, timed || lim->infinite, &plan.depth, &plan.exact_empties, &plan.random_margin);
-	plan.sel = ENGINE_MIDGAME_SEL;
+	plan.sel = e->midgame_sel;
 	if (lim->infinite) {
 		plan.depth = 60;
 		plan.exact_empties = 60;
@@ -345,11 +432,26 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	}
 
 	int last_best = -1, stable = 0, res_sel = SEARCH_SEL_NONE;
+	uint64_t solver_nodes = 0;
 	for (int d = 1;; d++) {
 		int depth, sel;
 		if (!engine_iteration(&plan, d, empties, &depth, &sel))
 			break;
 		t0->sel = sel;
+		const bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
+		if (exact && multipv == 1 && e->use_solver) {
+			atomic_store(&sh->stop_helpers, true);
+			for (int i = 0; i < nhelpers; i++)
+				pthread_join(helpers[i].tid, NULL);
+			nhelpers = 0;
+			if (!engine_solve(e, g, rm, n, nthreads, &solver_nodes))
+				break;
+			engine_fill_info(&res, &rm[0], depth, sel, true, sh, start);
+			res.nodes += solver_nodes;
+			if (info)
+				info(&res, user);
+			break;
+		}
 		int alpha = -SEARCH_INF, beta = SEARCH_INF;
 		if (d >= 4 && multipv == 1 && rm[0].searched) {
 			alpha = rm[0].score - 2;
@@ -368,7 +470,6 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		}
 		if (t0->aborted)
 			break;
-		const bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
 		engine_fill_info(&res, &rm[0], depth, sel, exact, sh, start);
 		res_sel = sel;
 		if (info) {
@@ -420,7 +521,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			                 res.exact, sh, start);
 		}
 	}
-	res.nodes = search_total_nodes(sh);
+	res.nodes = search_total_nodes(sh) + solver_nodes;
 	res.seconds = util_now() - start;
 	if (threads != &single)
 		free(threads);

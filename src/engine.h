@@ -94,4 +94,12 @@ void engine_stop(Engine *e);
  * ("Search"). */
 void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, int *random_margin);
 
+/* Exact solves of single-line searches by the endgame solver (endgame.h,
+ * default) or by the midgame search run to the end (false). */
+void engine_set_solver(Engine *e, bool on);
+
+/* Confidence of the midgame ProbCut cuts in percent: 73, 87 (default), 95,
+ * 98, 99 or 100 (no cuts); other values take the next level up. */
+void engine_set_selectivity(Engine *e, int percent);
+
 #endif

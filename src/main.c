@@ -11,7 +11,7 @@ typedef struct Command {
 static const Command commands[] = {
 	{ "eval", cli_eval, "eval FILE.obf [--depth N] [--json] [--board 8|6|4] [--anti] [--eval WEIGHTS]" },
 	{ "play", cli_play, "play [--color black|white|both|none] [--time SECONDS] [OPTIONS]  a game in the terminal" },
-	{ "bench", cli_bench, "bench [--depth N]  deterministic search benchmark; last line: Nodes searched: N" },
+	{ "bench", cli_bench, "bench [--depth N] [--threads N]  deterministic search benchmark; last line: Nodes searched: N" },
 	{ "perft", cli_perft, "perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]" },
 	{ "solve", cli_solve, "solve FILE.obf|OBF|TRANSCRIPT [--threads N] [--hash MB] [--wld] [--board 8|6|4] [--variant normal|anti] [--json]" },
 };

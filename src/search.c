@@ -58,6 +58,7 @@ void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
 	sh->corners = size == 8 ? 0x8100000000000081ULL : size == 6 ? 0x0000210000000021ULL
 	                                                            : 0x0000000009000009ULL;
 	atomic_store(&sh->stop, false);
+	atomic_store(&sh->stop_helpers, false);
 	sh->hard_deadline = 0;
 	sh->node_limit = 0;
 }
@@ -99,7 +100,8 @@ static inline bool search_stopped(SearchThread *t)
 {
 	if (t->nodes >= t->next_poll)
 		search_poll(t);
-	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed))
+	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed) ||
+	    (t->id && atomic_load_explicit(&t->sh->stop_helpers, memory_order_relaxed)))
 		t->aborted = true;
 	return t->aborted;
 }

@@ -39,6 +39,7 @@ typedef struct SearchShared {
 	int size;
 	Variant variant;
 	atomic_bool stop;        /* abort every thread now */
+	atomic_bool stop_helpers; /* abort the helper threads (id > 0) only */
 	double hard_deadline;    /* util_now() time to abort at; 0 = none */
 	uint64_t node_limit;     /* abort when the threads' total reaches it; 0 = none */
 	int nthreads;

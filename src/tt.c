@@ -64,16 +64,19 @@ static inline void tt_unpack(uint64_t w, TTData *d)
 
 static inline unsigned tt_date_of(uint64_t w) { return (unsigned)(w >> 40 & 0xFF); }
 
-/* Consistent snapshot of an entry; false when a write overlapped. */
+/* Consistent snapshot of an entry; false when a write overlapped.
+ * Why this is enough (C11 model, no fences): the data words are stored
+ * with release order after the writer's CAS, and loaded here with acquire
+ * order; if a load returns a value from a writer W, W's CAS happens before
+ * the final reload of seq, which then sees an odd or a newer value. */
 static inline bool tt_read(const TTEntry *e, uint64_t *p, uint64_t *o, uint64_t *data)
 {
 	uint64_t s1 = atomic_load_explicit((_Atomic uint64_t *)&e->seq, memory_order_acquire);
 	if (s1 & 1)
 		return false;
-	*p = atomic_load_explicit((_Atomic uint64_t *)&e->p, memory_order_relaxed);
-	*o = atomic_load_explicit((_Atomic uint64_t *)&e->o, memory_order_relaxed);
-	*data = atomic_load_explicit((_Atomic uint64_t *)&e->data, memory_order_relaxed);
-	atomic_thread_fence(memory_order_acquire);
+	*p = atomic_load_explicit((_Atomic uint64_t *)&e->p, memory_order_acquire);
+	*o = atomic_load_explicit((_Atomic uint64_t *)&e->o, memory_order_acquire);
+	*data = atomic_load_explicit((_Atomic uint64_t *)&e->data, memory_order_acquire);
 	return atomic_load_explicit((_Atomic uint64_t *)&e->seq, memory_order_relaxed) == s1;
 }
 
@@ -84,9 +87,9 @@ static inline void tt_write(TTEntry *e, uint64_t p, uint64_t o, uint64_t data)
 	                                                        memory_order_acq_rel,
 	                                                        memory_order_relaxed))
 		return; /* someone else is writing this entry: drop the store */
-	atomic_store_explicit(&e->p, p, memory_order_relaxed);
-	atomic_store_explicit(&e->o, o, memory_order_relaxed);
-	atomic_store_explicit(&e->data, data, memory_order_relaxed);
+	atomic_store_explicit(&e->p, p, memory_order_release);
+	atomic_store_explicit(&e->o, o, memory_order_release);
+	atomic_store_explicit(&e->data, data, memory_order_release);
 	atomic_store_explicit(&e->seq, s + 2, memory_order_release);
 }
 

@@ -20,12 +20,13 @@
  * wrong score.
  *
  * CONCURRENCY (lock-free readers, try-lock writers = a per-entry seqlock).
- * Every word is a C11 atomic accessed with relaxed loads/stores, so there
- * is no data race in the C11 sense.  A writer claims an entry by a CAS of
- * seq from even s to s + 1; if the CAS fails another thread is writing it
- * and the store is simply dropped (the table is a cache).  It then writes
- * p, o, data and publishes seq = s + 2 with release order.  A reader loads
- * seq (acquire), the three words, issues an acquire fence and reloads seq:
+ * Every word is a C11 atomic (plain moves on x86: release stores and
+ * acquire loads cost nothing there), so there is no data race in the C11
+ * sense and ThreadSanitizer can check it.  A writer claims an entry by a
+ * CAS of seq from even s to s + 1; if the CAS fails another thread is
+ * writing it and the store is simply dropped (the table is a cache).  It
+ * then writes p, o, data (release) and publishes seq = s + 2 (release).
+ * A reader loads seq (acquire), the three words (acquire) and reloads seq:
  * it uses the words only when both loads agree and are even, i.e. no write
  * overlapped the read, so a torn entry (p of one position with the data of
  * another) is never returned.

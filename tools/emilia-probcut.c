@@ -1,0 +1,254 @@
+/*
+ * emilia-probcut - fit the multi-ProbCut parameters of src/probcut.c.
+ *
+ *   emilia-probcut [--positions N] [--max-depth D] [--seed S] FILE.wtb...
+ *
+ * Method: positions are sampled (seeded, reproducible) from the games of
+ * WTHOR files, uniformly over 20..54 empties.  Each is searched with the
+ * engine's own search (no ProbCut, 1 thread, a 16 MB table cleared per
+ * position) at every depth 1..D, giving v_d.  For each deep depth d >= 3
+ * with its shallow depth s = probcut_shallow_depth(d), a least-squares
+ * line v_d = a * v_s + b is fitted over all positions; the residuals
+ * r = v_d - (a v_s + b) are grouped by (d, empties bucket of 6) and their
+ * standard deviations are fitted by least squares (weighted by the
+ * bucket sizes) to sigma(d, e) = c0 + c1 * d + c2 * e.  The tool prints
+ * the per-depth table and the sigma model as C initialisers for
+ * src/probcut.c, with the statistics of the fit.
+ *
+ * The constants depend on the evaluation: rerun after it changes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "board.h"
+#include "probcut.h"
+#include "search.h"
+#include "tt.h"
+#include "util.h"
+
+#define MAXD 16
+
+typedef struct Sample {
+	int empties;
+	int v[MAXD + 1];
+} Sample;
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	uint64_t x = rng_state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	rng_state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Replay a WTHOR move list up to `plies` moves; false when illegal. */
+static bool replay(const unsigned char *mv, int plies, Board *out)
+{
+	Board b = board_start(8);
+	for (int i = 0; i < plies; i++) {
+		int m = mv[i];
+		if (!m)
+			return false;
+		int sq = (m / 10 - 1) * 8 + (m % 10 - 1);
+		if (sq < 0 || sq > 63)
+			return false;
+		uint64_t legal = board_moves(b.p, b.o);
+		if (!legal) {
+			b = board_pass(b);
+			legal = board_moves(b.p, b.o);
+		}
+		if (!(legal & bit_of(sq)))
+			return false;
+		b = board_apply(b, sq, board_flips(b.p, b.o, sq));
+	}
+	if (!board_moves(b.p, b.o))
+		return false;
+	*out = b;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	long npos = 300, maxd = 12, seed = 1;
+	const char *files[64];
+	int nfiles = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--positions") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 10, 1000000, &npos))
+				return fprintf(stderr, "bad --positions\n"), 2;
+		} else if (!strcmp(argv[i], "--max-depth") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 4, MAXD, &maxd))
+				return fprintf(stderr, "bad --max-depth (4..%d)\n", MAXD), 2;
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 0, 1L << 30, &seed))
+				return fprintf(stderr, "bad --seed\n"), 2;
+		} else if (argv[i][0] == '-') {
+			fprintf(stderr, "usage: emilia-probcut [--positions N] [--max-depth D] [--seed S] FILE.wtb...\n");
+			return 2;
+		} else if (nfiles < 64) {
+			files[nfiles++] = argv[i];
+		}
+	}
+	if (!nfiles) {
+		fprintf(stderr, "emilia-probcut: no WTHOR file given\n");
+		return 2;
+	}
+	rng_state ^= (uint64_t)seed * 0x9E3779B97F4A7C15ULL;
+	/* load all games */
+	unsigned char *games = NULL;
+	size_t ngames = 0;
+	for (int f = 0; f < nfiles; f++) {
+		FILE *fp = fopen(files[f], "rb");
+		if (!fp) {
+			perror(files[f]);
+			return 1;
+		}
+		unsigned char hdr[16];
+		if (fread(hdr, 1, 16, fp) != 16) {
+			fprintf(stderr, "%s: short header\n", files[f]);
+			fclose(fp);
+			return 1;
+		}
+		unsigned char rec[68];
+		while (fread(rec, 1, 68, fp) == 68) {
+			unsigned char *ng = realloc(games, (ngames + 1) * 60);
+			if (!ng)
+				return 1;
+			games = ng;
+			memcpy(games + ngames * 60, rec + 8, 60);
+			ngames++;
+		}
+		fclose(fp);
+	}
+	if (!ngames) {
+		fprintf(stderr, "no games\n");
+		return 1;
+	}
+	TT tt;
+	if (!tt_init(&tt, 16))
+		return 1;
+	SearchShared sh;
+	SearchThread *t = calloc(1, sizeof *t);
+	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	sh.threads = t;
+	sh.nthreads = 1;
+	search_thread_init(t, &sh, 0);
+	t->sel = SEARCH_SEL_NONE;
+	Sample *smp = calloc((size_t)npos, sizeof *smp);
+	long ns = 0;
+	double t0 = util_now();
+	while (ns < npos) {
+		size_t g = (size_t)(rnd() % ngames);
+		int empties = 20 + (int)(rnd() % 35);
+		Board b;
+		if (!replay(games + g * 60, 60 - empties, &b))
+			continue;
+		tt_clear(&tt);
+		Sample *s = &smp[ns];
+		s->empties = empties;
+		for (int d = 1; d <= maxd; d++)
+			s->v[d] = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
+		ns++;
+		if (ns % 20 == 0)
+			fprintf(stderr, "%ld positions, %.0f s\n", ns, util_now() - t0);
+	}
+	/* per-depth regression */
+	double A[MAXD + 1], B[MAXD + 1];
+	printf("/* fitted by: emilia-probcut --positions %ld --max-depth %ld --seed %ld", npos, maxd, seed);
+	for (int f = 0; f < nfiles; f++)
+		printf(" %s", strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f]);
+	printf(" */\n");
+	printf("/* depth shallow  a  b  sigma(all)  n */\n");
+	for (int d = PROBCUT_MIN_DEPTH; d <= maxd; d++) {
+		int sd = probcut_shallow_depth(d);
+		double sx = 0, sy = 0, sxx = 0, sxy = 0;
+		for (long i = 0; i < ns; i++) {
+			double x = smp[i].v[sd], y = smp[i].v[d];
+			sx += x, sy += y, sxx += x * x, sxy += x * y;
+		}
+		double n = (double)ns;
+		double den = n * sxx - sx * sx;
+		A[d] = den > 0 ? (n * sxy - sx * sy) / den : 1.0;
+		B[d] = (sy - A[d] * sx) / n;
+		double ss = 0;
+		for (long i = 0; i < ns; i++) {
+			double r = smp[i].v[d] - (A[d] * smp[i].v[sd] + B[d]);
+			ss += r * r;
+		}
+		printf("/* %2d %2d  %.4f %+.4f  %.3f  %ld */\n", d, sd, A[d], B[d], sqrt(ss / n), ns);
+	}
+	/* sigma by (depth, empties bucket), then the linear model */
+	double M[3][3] = { { 0 } }, V[3] = { 0 };
+	for (int d = PROBCUT_MIN_DEPTH; d <= maxd; d++) {
+		int sd = probcut_shallow_depth(d);
+		for (int e0 = 20; e0 < 55; e0 += 6) {
+			double ss = 0;
+			int cnt = 0;
+			for (long i = 0; i < ns; i++) {
+				if (smp[i].empties < e0 || smp[i].empties >= e0 + 6)
+					continue;
+				double r = smp[i].v[d] - (A[d] * smp[i].v[sd] + B[d]);
+				ss += r * r;
+				cnt++;
+			}
+			if (cnt < 5)
+				continue;
+			double sig = sqrt(ss / cnt), x[3] = { 1.0, (double)d, e0 + 2.5 };
+			for (int r = 0; r < 3; r++) {
+				for (int c = 0; c < 3; c++)
+					M[r][c] += cnt * x[r] * x[c];
+				V[r] += cnt * x[r] * sig;
+			}
+		}
+	}
+	/* solve M c = V (Gaussian elimination) */
+	for (int i = 0; i < 3; i++) {
+		int p = i;
+		for (int r = i + 1; r < 3; r++)
+			if (fabs(M[r][i]) > fabs(M[p][i]))
+				p = r;
+		for (int c = 0; c < 3; c++) {
+			double tmp = M[i][c];
+			M[i][c] = M[p][c];
+			M[p][c] = tmp;
+		}
+		double tv = V[i];
+		V[i] = V[p];
+		V[p] = tv;
+		for (int r = i + 1; r < 3; r++) {
+			double f = M[r][i] / M[i][i];
+			for (int c = i; c < 3; c++)
+				M[r][c] -= f * M[i][c];
+			V[r] -= f * V[i];
+		}
+	}
+	double C[3];
+	for (int i = 2; i >= 0; i--) {
+		double s = V[i];
+		for (int c = i + 1; c < 3; c++)
+			s -= M[i][c] * C[c];
+		C[i] = s / M[i][i];
+	}
+	printf("static const ProbCutModel probcut_models[PROBCUT_MAX_FIT_DEPTH + 1] = {\n");
+	for (int d = 0; d <= PROBCUT_MAX_FIT_DEPTH; d++) {
+		int dd = d < PROBCUT_MIN_DEPTH ? -1 : d > maxd ? (int)maxd : d;
+		if (dd < 0)
+			printf("\t{ 1.0, 0.0 }, /* %d: unused */\n", d);
+		else
+			printf("\t{ %.4f, %+.4f }, /* %d%s */\n", A[dd], B[dd], d, dd != d ? ": = deepest fitted" : "");
+	}
+	printf("};\n");
+	printf("#define PROBCUT_SIGMA_C0 %.4f\n#define PROBCUT_SIGMA_DEPTH %.4f\n#define PROBCUT_SIGMA_EMPTIES %.4f\n",
+	       C[0], C[1], C[2]);
+	printf("/* %ld positions, %.0f s */\n", ns, util_now() - t0);
+	free(smp);
+	free(t);
+	free(games);
+	tt_free(&tt);
+	return 0;
+}
