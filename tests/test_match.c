@@ -553,6 +553,44 @@ START_TEST(tool_gauntlet_with_misbehaving_engines)
 }
 END_TEST
 
+START_TEST(tool_round_robin_reusing_processes)
+{
+	paths();
+	char out[4096], cmd[16384], ggf[256], line[8192];
+	snprintf(ggf, sizeof ggf, "/tmp/emilia-test-rr-%d.ggf", (int)getpid());
+	unlink(ggf);
+	/* Three scripted twins, everyone against everyone, processes kept
+	 * between games (clear_board), plain scoring: every game is the same
+	 * Black win by 37, so each pairing splits 1-1 and everyone has 2/4. */
+	snprintf(cmd, sizeof cmd,
+	         "%s --round-robin --reuse --scoring plain --order sequential "
+	         "--engine name=a cmd='%s %s' --engine name=b cmd='%s %s good 1 implicit' "
+	         "--engine name=c cmd='%s %s' --openings %s --games 2 --tc 5 --quiet --out %s 2>&1",
+	         tool(), script_path, game_path, script_path, game_path, script_path, game_path,
+	         opening_path, ggf);
+	ck_assert_int_eq(run(cmd, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "round robin, 2 games per pairing"), "%s", out);
+	ck_assert_msg(strstr(out, "reused processes"), "%s", out);
+	ck_assert_msg(strstr(out, "a vs b: 2 games, +1 =0 -1"), "%s", out);
+	ck_assert_msg(strstr(out, "a vs c: 2 games, +1 =0 -1"), "%s", out);
+	ck_assert_msg(strstr(out, "b vs c: 2 games, +1 =0 -1"), "%s", out);
+	ck_assert_msg(strstr(out, "mean disc difference +0.00 over 2 games ended on the board (plain scoring)"),
+	              "%s", out);
+	ck_assert_msg(strstr(out, "standings (points / games): a 2/4 b 2/4 c 2/4"), "%s", out);
+	ck_assert_msg(strstr(out, "forfeits: none"), "%s", out);
+	FILE *f = fopen(ggf, "r");
+	ck_assert_ptr_nonnull(f);
+	int n = 0;
+	while (fgets(line, sizeof line, f)) {
+		n++;
+		ck_assert_msg(strstr(line, "RE[+37.000]TI[00:00/00:05]"), "%s", line);
+	}
+	fclose(f);
+	ck_assert_int_eq(n, 6);
+	unlink(ggf);
+}
+END_TEST
+
 START_TEST(tool_sprt_stops_the_match)
 {
 	paths();
@@ -742,6 +780,7 @@ static Suite *match_suite(void)
 	tcase_add_test(t, clocks_and_time_commands);
 	tcase_add_loop_test(t, fake_engines_forfeit, 0, (int)(sizeof forfeit_cases / sizeof forfeit_cases[0]));
 	tcase_add_test(t, tool_gauntlet_with_misbehaving_engines);
+	tcase_add_test(t, tool_round_robin_reusing_processes);
 	tcase_add_test(t, tool_sprt_stops_the_match);
 	tcase_add_test(t, tool_stops_cleanly_on_sigint);
 	tcase_add_test(t, tool_rejects_bad_command_lines);
