@@ -174,6 +174,13 @@ static inline __m256i board_flips_x_lanes_avx2(__m256i pp, __m256i oo, int sq)
 	                       _mm256_loadu_si256((const __m256i *)board_bit4[sq]));
 }
 
+/* OR of the four lanes, in every lane. */
+static inline __m256i board_or_all_lanes(__m256i v)
+{
+	v = _mm256_or_si256(v, _mm256_permute4x64_epi64(v, 0x4E));
+	return _mm256_or_si256(v, _mm256_shuffle_epi32(v, 0x4E));
+}
+
 /* Four 4-lane vectors in, the OR of each one's lanes out, as lanes 0..3. */
 static inline __m256i board_or_transpose_avx2(__m256i a, __m256i b, __m256i c, __m256i d)
 {
@@ -206,7 +213,19 @@ static inline __m256i board_moves_x4_avx2(__m256i P, __m256i O)
 	const __m256i inner = _mm256_set1_epi64x(0x7E7E7E7E7E7E7E7ELL);
 	const __m256i om = _mm256_and_si256(O, inner);
 	__m256i m1, m8, m9, m7;
-	BOARD_MOVES_DIR_X4(P, om, 1, m1);
+	/* shift 1: towards higher squares the carry of an addition runs
+	 * through a row's opponent discs (om has no disc on columns a and h,
+	 * so the carry stops inside the row); the other way, the fill. */
+	{
+		const __m256i t = _mm256_and_si256(om, _mm256_slli_epi64(P, 1));
+		const __m256i up = _mm256_andnot_si256(om, _mm256_add_epi64(om, t));
+		__m256i fr = _mm256_and_si256(om, _mm256_srli_epi64(P, 1));
+		fr = _mm256_or_si256(fr, _mm256_and_si256(om, _mm256_srli_epi64(fr, 1)));
+		const __m256i pr = _mm256_and_si256(om, _mm256_srli_epi64(om, 1));
+		fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64(fr, 2)));
+		fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64(fr, 2)));
+		m1 = _mm256_or_si256(up, _mm256_srli_epi64(fr, 1));
+	}
 	BOARD_MOVES_DIR_X4(P, O, 8, m8);
 	BOARD_MOVES_DIR_X4(P, om, 9, m9);
 	BOARD_MOVES_DIR_X4(P, om, 7, m7);
@@ -267,27 +286,38 @@ static inline uint64_t board_mobility_sum_avx2(uint64_t p, uint64_t o, uint64_t 
 			none |= (dead & 1 ? bit_of(s0) : 0) | (dead & 2 ? bit_of(s1) : 0) |
 			        (dead & 4 ? bit_of(s2) : 0) | (dead & 8 ? bit_of(s3) : 0);
 	}
-	if (moves) {
-		/* one to three children left: repeat the first in the unused lanes,
-		 * which the lane mask then ignores */
-		const int k = bit_count(moves);
+	uint64_t n = 0;
+	if (bit_pop(bit_pop(moves))) {
+		/* three children left: the fourth lane repeats the first and is
+		 * masked out */
 		const int s0 = bit_first(moves);
 		const uint64_t m1 = bit_pop(moves);
-		const int s1 = m1 ? bit_first(m1) : s0;
-		const uint64_t m2 = bit_pop(m1);
-		const int s2 = m2 ? bit_first(m2) : s0;
+		const int s1 = bit_first(m1);
+		const int s2 = bit_first(bit_pop(m1));
 		const __m256i g0 = board_flips_x_lanes_avx2(pp, oo, s0);
-		const __m256i gv = _mm256_and_si256(gg, _mm256_loadu_si256((const __m256i *)board_lanes_valid[k]));
+		const __m256i gv = _mm256_and_si256(gg, _mm256_loadu_si256((const __m256i *)board_lanes_valid[3]));
 		const int dead = board_children_x4_avx2(pp, oo, gv, g0, board_flips_x_lanes_avx2(pp, oo, s1),
-			board_flips_x_lanes_avx2(pp, oo, s2), g0, &acc) & ((1 << k) - 1);
+			board_flips_x_lanes_avx2(pp, oo, s2), g0, &acc) & 7;
 		if (__builtin_expect(dead != 0, 0))
 			none |= (dead & 1 ? bit_of(s0) : 0) | (dead & 2 ? bit_of(s1) : 0) |
 			        (dead & 4 ? bit_of(s2) : 0);
+	} else {
+		/* one or two: cheaper one at a time, directions in lanes */
+		for (; moves; moves = bit_pop(moves)) {
+			const int sq = bit_first(moves);
+			const __m256i G = board_or_all_lanes(board_flips_x_lanes_avx2(pp, oo, sq));
+			const uint64_t cm = board_or_lanes(board_moves_lanes_avx2(_mm256_andnot_si256(G, oo),
+			                                                          _mm256_xor_si256(pp, G))) &
+			                    ~(p | o | bit_of(sq)) & geo;
+			n += (uint64_t)bit_count(cm);
+			if (!cm)
+				none |= bit_of(sq);
+		}
 	}
 	*nomove = none;
 	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
 	s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
-	return (uint64_t)_mm_cvtsi128_si64(s);
+	return n + (uint64_t)_mm_cvtsi128_si64(s);
 }
 
 #endif
