@@ -706,10 +706,7 @@ static void cmd_setboard(Gtp *g, int argc, char **argv)
 	}
 	/* the OBF may arrive as "squares side" or with the side glued on */
 	char line[PROTO_LINE_MAX];
-	size_t n = 0;
-	line[0] = 0;
-	for (int i = 0; i < argc && n + 2 < sizeof line; i++)
-		n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i ? " " : "", argv[i]);
+	proto_join(line, sizeof line, argv, 0, argc);
 	ObfPosition pos;
 	char err[TEXT_ERR];
 	if (!text_parse_obf(line, g->game.size, &pos, err)) {
@@ -898,10 +895,7 @@ static void option_command(Gtp *g, OptionId id, int argc, char **argv)
 		return;
 	}
 	char value[PROTO_LINE_MAX];
-	size_t n = 0;
-	value[0] = 0;
-	for (int i = 0; i < argc && n + 2 < sizeof value; i++)
-		n += (size_t)snprintf(value + n, sizeof value - n, "%s%s", i ? " " : "", argv[i]);
+	proto_join(value, sizeof value, argv, 0, argc);
 	char err[OPTIONS_ERR];
 	Options save = g->opts;
 	if (!options_set(&g->opts, id, value, err)) {
@@ -1055,10 +1049,13 @@ Gtp *gtp_new(FILE *out, const Options *opts, char *err)
 	g->opts = *opts;
 	g->opts.on_change = on_option_change;
 	g->opts.user = g;
-	if (!options_engine_open(&g->pe, &g->opts, err, NULL)) {
+	char book_err[OPTIONS_ERR] = "";
+	if (!options_engine_open(&g->pe, &g->opts, err, book_err)) {
 		free(g);
 		return NULL;
 	}
+	if (book_err[0] && options_get(&g->opts, OPT_BOOK)[0])
+		fprintf(stderr, "emilia: book: %s (playing without it)\n", book_err);
 	g->init_opts = g->opts;
 	proto_buf_init(&g->reply.text);
 	g->scoring = options_scoring(&g->opts);

@@ -24,6 +24,8 @@ static const OptionDef option_defs[OPT_COUNT] = {
 	[OPT_SIZE] = { "size", OPTION_CHOICE, "8", 0, 0, size_choices, "board size: 8 or 6" },
 	[OPT_BOOK] = { "book", OPTION_STRING, "", 0, 0, NULL, "opening book file (empty: the default book)" },
 	[OPT_USEBOOK] = { "usebook", OPTION_BOOL, "true", 0, 0, NULL, "play from the opening book" },
+	[OPT_BOOKRANDOM] = { "book-randomness", OPTION_INT, "0", 0, 64, NULL,
+	                     "play any book move within this many discs of the best (seeded by seed)" },
 	[OPT_EVAL] = { "eval", OPTION_STRING, "", 0, 0, NULL,
 	               "evaluation weights file (empty: the built-in weights)" },
 	[OPT_SEED] = { "seed", OPTION_INT, "0", 0, 2147483647L, NULL,
@@ -309,7 +311,7 @@ static bool attach_book(const Options *o, ProtoEngine *pe, char *err)
 	}
 	pe->book = b;
 	snprintf(pe->book_path, sizeof pe->book_path, "%s", path);
-	book_set_randomness(b, 0, (uint64_t)options_int(o, OPT_SEED));
+	book_set_randomness(b, (int)options_int(o, OPT_BOOKRANDOM), (uint64_t)options_int(o, OPT_SEED));
 	engine_set_book(pe->engine, book_engine_probe, b);
 	return true;
 }
@@ -331,9 +333,11 @@ bool options_apply(const Options *o, OptionId id, ProtoEngine *pe, char *err)
 		engine_set_level(e, options_level(o));
 		return true;
 	case OPT_SEED:
+	case OPT_BOOKRANDOM:
 		engine_set_seed(e, (uint64_t)options_int(o, OPT_SEED));
 		if (pe->book)
-			book_set_randomness(pe->book, 0, (uint64_t)options_int(o, OPT_SEED));
+			book_set_randomness(pe->book, (int)options_int(o, OPT_BOOKRANDOM),
+			                    (uint64_t)options_int(o, OPT_SEED));
 		return true;
 	case OPT_EVAL:
 		if (o->value[OPT_EVAL][0] && !eval_load_file(o->value[OPT_EVAL], err))

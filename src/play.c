@@ -319,11 +319,14 @@ int play_main(FILE *in, FILE *out, const Options *opts, const PlayConfig *cfg)
 	p->opts.on_change = NULL;
 	p->human = cfg->human;
 	p->move_time = cfg->move_time;
-	if (!options_engine_open(&p->pe, &p->opts, err, NULL)) {
+	char book_err[OPTIONS_ERR] = "";
+	if (!options_engine_open(&p->pe, &p->opts, err, book_err)) {
 		fprintf(out, "emilia: %s\n", err);
 		free(p);
 		return 1;
 	}
+	if (book_err[0] && options_get(&p->opts, OPT_BOOK)[0])
+		fprintf(out, "Opening book: %s (playing without it).\n", book_err);
 	fprintf(out, "Emilia - Othello. You play %s; level %s; %sx%s board; %s rules; %s scoring.\n"
 	             "Type a square like f5 to move, 'help' for the commands.\n",
 	        p->human == PLAY_HUMAN_BOTH ? "both colours" : p->human == PLAY_HUMAN_NONE ? "no colour" : colour_word(p->human),

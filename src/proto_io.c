@@ -57,6 +57,25 @@ int proto_split(char *s, char **argv, int max)
 	return n;
 }
 
+size_t proto_join(char *out, size_t cap, char **argv, int from, int to)
+{
+	size_t n = 0;
+	out[0] = 0;
+	for (int i = from; i < to; i++) {
+		size_t len = strlen(argv[i]);
+		if (n && n + 1 < cap)
+			out[n++] = ' ';
+		if (n + 1 >= cap)
+			break;
+		if (len > cap - 1 - n)
+			len = cap - 1 - n;
+		memcpy(out + n, argv[i], len);
+		n += len;
+		out[n] = 0;
+	}
+	return n;
+}
+
 char *proto_trim(char *s)
 {
 	while (*s == ' ')

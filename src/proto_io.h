@@ -45,6 +45,10 @@ ProtoLineStatus proto_read_line(FILE *in, ProtoLine *line);
  * Tokens past max are left joined to the last one. */
 int proto_split(char *s, char **argv, int max);
 
+/* Join argv[from..to) with single spaces into out (cap bytes), truncating
+ * safely; returns the length written. */
+size_t proto_join(char *out, size_t cap, char **argv, int from, int to);
+
 /* Skip leading blanks; strip trailing blanks in place. */
 char *proto_trim(char *s);
 

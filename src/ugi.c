@@ -346,12 +346,10 @@ static void cmd_setoption(Ugi *u, int argc, char **argv)
 		error_line(u, "usage: setoption name <name> value <value>");
 		return;
 	}
-	size_t n = 0;
 	for (i = 1; i < argc && !proto_eq(argv[i], "value"); i++)
-		n += (size_t)snprintf(name + n, n < sizeof name ? sizeof name - n : 0, "%s%s", n ? " " : "", argv[i]);
-	n = 0;
-	for (i++; i < argc; i++)
-		n += (size_t)snprintf(value + n, n < sizeof value ? sizeof value - n : 0, "%s%s", n ? " " : "", argv[i]);
+		;
+	proto_join(name, sizeof name, argv, 1, i);
+	proto_join(value, sizeof value, argv, i + 1 < argc ? i + 1 : argc, argc);
 	int id = options_find(name);
 	if (id < 0)
 		return; /* unknown names are ignored, as the runner expects */
@@ -405,10 +403,13 @@ Ugi *ugi_new(FILE *out, const Options *opts, char *err)
 	}
 	u->opts = *opts;
 	u->opts.on_change = NULL;
-	if (!options_engine_open(&u->pe, &u->opts, err, NULL)) {
+	char book_err[OPTIONS_ERR] = "";
+	if (!options_engine_open(&u->pe, &u->opts, err, book_err)) {
 		free(u);
 		return NULL;
 	}
+	if (book_err[0] && options_get(&u->opts, OPT_BOOK)[0])
+		fprintf(stderr, "emilia: book: %s (playing without it)\n", book_err);
 	u->init_opts = u->opts;
 	proto_out_init(&u->out, out);
 	proto_search_init(&u->search);

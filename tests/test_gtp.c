@@ -79,6 +79,52 @@ START_TEST(framing_in_process)
 }
 END_TEST
 
+/* list_commands, known_command and help come from one table plus the
+ * option registry: every option has its emilia-NAME command, listed once,
+ * known, settable and readable back. */
+START_TEST(option_commands_from_registry)
+{
+	Options o;
+	options_init(&o);
+	char err[OPTIONS_ERR];
+	ck_assert(options_set(&o, OPT_USEBOOK, "false", err));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	Gtp *g = gtp_new(out, &o, err);
+	ck_assert_ptr_nonnull(g);
+	ck_assert(gtp_execute_line(g, "1 list_commands"));
+	fflush(out);
+	for (int i = 0; i < OPT_COUNT; i++) {
+		char want[128];
+		snprintf(want, sizeof want, "\nemilia-%s\n", options_def((OptionId)i)->name);
+		const char *at = strstr(buf, want);
+		ck_assert_msg(at != NULL, "list_commands lacks %s", want + 1);
+		ck_assert_msg(strstr(at + 1, want) == NULL, "%s listed twice", want + 1);
+	}
+	for (int i = 0; i < OPT_COUNT; i++) {
+		const char *name = options_def((OptionId)i)->name;
+		char cmd[160];
+		fflush(out);
+		size_t mark = len;
+		snprintf(cmd, sizeof cmd, "2 known_command emilia-%s", name);
+		ck_assert(gtp_execute_line(g, cmd));
+		snprintf(cmd, sizeof cmd, "3 emilia-%s", name);
+		ck_assert(gtp_execute_line(g, cmd));
+		fflush(out);
+		char want[700];
+		snprintf(want, sizeof want, "=2 true\n\n=3%s%s\n\n", options_def((OptionId)i)->def[0] ? " " : "",
+		         options_def((OptionId)i)->def);
+		if (i == OPT_USEBOOK)
+			snprintf(want, sizeof want, "=2 true\n\n=3 false\n\n");
+		ck_assert_str_eq(buf + mark, want);
+	}
+	gtp_free(g);
+	fclose(out);
+	free(buf);
+}
+END_TEST
+
 static Suite *gtp_suite(void)
 {
 	Suite *s = suite_create("gtp");
@@ -89,6 +135,7 @@ static Suite *gtp_suite(void)
 	tcase_add_test(tc, errors_session);
 	tcase_add_test(tc, extensions_session);
 	tcase_add_test(tc, framing_in_process);
+	tcase_add_test(tc, option_commands_from_registry);
 	suite_add_tcase(s, tc);
 	return s;
 }

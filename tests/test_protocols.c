@@ -113,6 +113,37 @@ START_TEST(ugi_in_process)
 }
 END_TEST
 
+/* The `ugi` reply lists every registered option once, with its type and
+ * default, between the id lines and ugiok. */
+START_TEST(ugi_options_from_registry)
+{
+	Options o;
+	options_init(&o);
+	char err[OPTIONS_ERR];
+	ck_assert(options_set(&o, OPT_USEBOOK, "false", err));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	Ugi *u = ugi_new(out, &o, err);
+	ck_assert(ugi_execute_line(u, "ugi"));
+	fflush(out);
+	ck_assert(strncmp(buf, "id name Emilia\nid author ", 25) == 0);
+	ck_assert(strstr(buf, "\nugiok\n") != NULL);
+	int lines = 0;
+	for (const char *p = buf; (p = strstr(p, "option name ")); p++)
+		lines++;
+	ck_assert_int_eq(lines, OPT_COUNT);
+	for (int i = 0; i < OPT_COUNT; i++) {
+		char want[128];
+		snprintf(want, sizeof want, "option name %s type ", options_def((OptionId)i)->name);
+		ck_assert_msg(strstr(buf, want) != NULL, "no line for %s", want);
+	}
+	ugi_free(u);
+	fclose(out);
+	free(buf);
+}
+END_TEST
+
 static Suite *protocols_suite(void)
 {
 	Suite *s = suite_create("protocols");
@@ -124,6 +155,7 @@ static Suite *protocols_suite(void)
 	tcase_add_test(tc, play_engine_session);
 	tcase_add_test(tc, ggf_clocks_and_passes);
 	tcase_add_test(tc, ugi_in_process);
+	tcase_add_test(tc, ugi_options_from_registry);
 	suite_add_tcase(s, tc);
 	return s;
 }
