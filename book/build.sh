@@ -17,10 +17,10 @@ DATA=${1:?usage: book/build.sh DATA [LEVEL] [THREADS]}
 LEVEL=${2:-6}
 THREADS=${3:-2}
 PLIES=${BOOK_PLIES:-24}
-MIN_GAMES=${BOOK_MIN_GAMES:-20}
+MIN_GAMES=${BOOK_MIN_GAMES:-30}
 MARGIN=${BOOK_MARGIN:-2}
-DEVIATE_PLY=${BOOK_DEVIATE_PLY:-14}
-MAX_POSITIONS=${BOOK_MAX_POSITIONS:-36000}
+DEVIATE_PLY=${BOOK_DEVIATE_PLY:-12}
+MAX_POSITIONS=${BOOK_MAX_POSITIONS:-26000}
 HASH=${BOOK_HASH:-16}
 TOOL=./emilia-book
 OUT=book/emilia.book
@@ -49,6 +49,7 @@ mv "$WORK" "$OUT"
 {
 	echo "Default opening book (book/emilia.book), built by: make book DATA=$DATA"
 	echo "built $(date -u '+%Y-%m-%d %H:%M UTC') from commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	[ -z "${BOOK_NOTE:-}" ] || echo "note: $BOOK_NOTE"
 	echo "parameters: level $LEVEL, threads $THREADS, plies $PLIES, min games $MIN_GAMES, margin $MARGIN, deviate ply $DEVIATE_PLY, max positions $MAX_POSITIONS"
 	echo
 	cat "$REPORT.tmp"
