@@ -46,7 +46,8 @@
 enum {
 	EG_SHALLOW_MAX = 6,       /* nodes with <= this many empties: no table */
 	EG_ETC_MIN = 12,          /* enhanced transposition cutoff from here */
-	EG_SORT_SEARCH_MIN = 18,  /* order by a shallow evaluation search */
+	EG_STATIC_SORT_MIN = 12,  /* add the children's static evaluation */
+	EG_SORT_SEARCH_MIN = 20,  /* order by a shallow evaluation search */
 	EG_SPLIT_MIN = 14,        /* parallel split points from here */
 	EG_THREADS_MIN = 18,      /* fewer empties: solve with one thread */
 	EG_MAX_MOVES = 34,        /* legal moves never exceed 33 */
@@ -136,8 +137,9 @@ typedef struct Shared {
 	/* progress (main thread only) */
 	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
 	void *progress_user;
+	void (*progress_root)(void *user, int bound, uint64_t nodes, double elapsed, int move_index, int moves);
 	double t0, next_progress;
-	int root_bound;
+	int root_bound, root_index, root_moves;
 	/* split points */
 	pthread_mutex_t pool_lock;
 	pthread_cond_t pool_cond;
@@ -250,14 +252,18 @@ static void eg_poll(Searcher *s)
 		return;
 	if (sh->user_stop && atomic_load_explicit(sh->user_stop, memory_order_relaxed))
 		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
-	if (sh->progress) {
+	if (sh->progress || sh->progress_root) {
 		double now = util_now();
 		if (now >= sh->next_progress) {
 			sh->next_progress = now + 1.0;
 			uint64_t total = 0;
 			for (int i = 0; i < sh->nthreads; i++)
 				total += atomic_load_explicit(&sh->threads[i].published, memory_order_relaxed);
-			sh->progress(sh->progress_user, sh->root_bound, total, now - sh->t0);
+			if (sh->progress_root)
+				sh->progress_root(sh->progress_user, sh->root_bound, total, now - sh->t0, sh->root_index,
+				                  sh->root_moves);
+			else
+				sh->progress(sh->progress_user, sh->root_bound, total, now - sh->t0);
 		}
 	}
 }
@@ -505,6 +511,18 @@ static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	return best;
 }
 
+#ifdef EG_TUNE
+#include <stdio.h>
+static int eg_tune(const char *name, int def)
+{
+	const char *v = getenv(name);
+	return v ? atoi(v) : def;
+}
+#define EG_T(name, def) eg_tune(#name, def)
+#else
+#define EG_T(name, def) (def)
+#endif
+
 /* ---- move ordering -------------------------------------------------- */
 
 /* Shallow evaluation search (alpha-beta, depth plies) for move ordering. */
@@ -534,6 +552,42 @@ static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 	return best;
 }
 
+static int eg_static_min(void)
+{
+	static int t = -1;
+	if (t < 0)
+		t = EG_T(SE, EG_STATIC_SORT_MIN);
+	return t;
+}
+
+static int eg_static_weight(void)
+{
+	static int t = -1;
+	if (t < 0)
+		t = EG_T(WE, 1 << 8);
+	return t;
+}
+
+static int eg_search_weight(void)
+{
+	static int t = -1;
+	if (t < 0)
+		t = EG_T(WS, 1 << 16);
+	return t;
+}
+
+static int eg_sort_depth(int n)
+{
+	static int t1 = -1, t2, t3, t4;
+	if (t1 < 0) {
+		t2 = EG_T(SD2, 20);
+		t3 = EG_T(SD3, 26);
+		t4 = EG_T(SD4, 64);
+		t1 = EG_T(SD1, EG_SORT_SEARCH_MIN);
+	}
+	return n < t1 ? 0 : n < t2 ? 1 : n < t3 ? 2 : n < t4 ? 3 : 4;
+}
+
 /* Own discs near corners that can never be flipped: corners, and edge
  * squares next to an own corner when owned. */
 static inline int eg_corner_stability(const Shared *sh, uint64_t me)
@@ -561,15 +615,24 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
 		int v = 0;
 		if (sort_depth > 0) {
-			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
+			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * eg_search_weight();
+		} else if (n >= eg_static_min()) {
+			v = -eval_score(sh->ev, cp, co) * eg_static_weight();
 		}
 		if (sh->features & ENDGAME_F_FASTEST) {
 			uint64_t om = board_moves(cp, co) & sh->geo;
 			int mob = bit_count(om) + bit_count(om & sh->corners);
 			int pot = bit_count(eg_neighbours(co) & e & ~bit_of(sq));
-			v += -mob * (1 << 10) - pot * (1 << 4) + eg_corner_stability(sh, co) * (1 << 7);
+			static int wm = -1, wp, wc, wq;
+			if (wm < 0) {
+				wp = EG_T(WP, 1 << 4);
+				wc = EG_T(WC, 1 << 7);
+				wq = EG_T(WQ, 1 << 3);
+				wm = EG_T(WM, 1 << 10);
+			}
+			v += -mob * wm - pot * wp + eg_corner_stability(sh, co) * wc;
 			if (sh->features & ENDGAME_F_PARITY)
-				v += (odd >> sq & 1) << 3;
+				v += (int)(odd >> sq & 1) * wq;
 		}
 		if (sq == ttmove)
 			v = 1 << 30;
@@ -592,10 +655,6 @@ static inline void eg_pick(EgMove *list, int i, int k)
 	}
 }
 
-static int eg_sort_depth(int n)
-{
-	return n < EG_SORT_SEARCH_MIN ? 0 : n < 22 ? 1 : n < 26 ? 2 : 3;
-}
 
 /* ---- parallel split points ------------------------------------------ */
 
@@ -880,8 +939,10 @@ static int eg_root_pvs(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, in
 	int best = -EG_INF;
 	*move = r->list[0].sq;
 	s->sh->root_bound = alpha;
+	s->sh->root_moves = r->k;
 	for (int i = 0; i < r->k; i++) {
 		const EgMove *m = &r->list[i];
+		s->sh->root_index = i;
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
 		int v;
 		if (i == 0) {
@@ -995,6 +1056,7 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	sh.user_stop = opt->stop;
 	sh.progress = opt->progress;
 	sh.progress_user = opt->progress_user;
+	sh.progress_root = opt->progress_root;
 	sh.t0 = t0;
 	sh.next_progress = t0 + 1.0;
 	atomic_init(&sh.stop, false);
@@ -1028,7 +1090,9 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 		if (eg_table.entries)
 			tt = &eg_table;
 	}
-	if (!tt && endgame_tt_init(&own, mb))
+	/* a private table (the shared one is busy): sized for the solve, since
+	 * small solves may come often (the midgame search calls them) */
+	if (!tt && endgame_tt_init(&own, n <= 14 ? 1 : n <= 18 ? (mb < 8 ? mb : 8) : mb))
 		tt = &own;
 	if (!tt) {
 		sh.features &= ~(unsigned)(ENDGAME_F_TT | ENDGAME_F_ETC);

@@ -30,6 +30,10 @@ typedef struct EndgameOptions {
 	 * about once a second */
 	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
 	void *progress_user;
+	/* optional richer progress (may be NULL; when set it is called instead
+	 * of `progress`): also the index (from 0) of the root move being
+	 * searched and the number of root moves, for time estimates */
+	void (*progress_root)(void *user, int bound, uint64_t nodes, double elapsed, int move_index, int moves);
 	/* techniques in use: 0 = all (the default); otherwise a mask of
 	 * ENDGAME_F_* bits, for benchmarks that measure each one */
 	unsigned features;

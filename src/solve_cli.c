@@ -46,14 +46,22 @@ static int usage(void)
 	return 2;
 }
 
-static void progress(void *user, int bound, uint64_t nodes, double elapsed)
+/* Progress on stderr for solves longer than 2 s.  The estimate assumes
+ * the first root move (full window) costs about as much as three of the
+ * others (null windows): rough, and reset by each aspiration pass. */
+static void progress(void *user, int bound, uint64_t nodes, double elapsed, int move_index, int moves)
 {
 	SolveCli *c = user;
 	if (c->quiet || elapsed < 2.0 || elapsed - c->last_report < (c->tty ? 1.0 : 10.0))
 		return;
 	c->last_report = elapsed;
-	fprintf(stderr, "%sposition %d: bound %+d, %llu nodes, %.1f s, %.1f Mn/s%s", c->tty ? "\r" : "",
-	        c->cur_n, bound, (unsigned long long)nodes, elapsed, elapsed > 0 ? nodes / elapsed / 1e6 : 0.0,
+	char est[48] = "";
+	if (moves > 0) {
+		double w = 3.0 + (moves - 1), done = move_index == 0 ? 1.5 : 3.0 + (move_index - 1) + 0.5;
+		snprintf(est, sizeof est, ", move %d/%d, ~%.0f s left", move_index + 1, moves, elapsed * (w / done - 1.0));
+	}
+	fprintf(stderr, "%sposition %d: bound %+d, %llu nodes, %.1f s, %.1f Mn/s%s%s", c->tty ? "\r" : "", c->cur_n,
+	        bound, (unsigned long long)nodes, elapsed, elapsed > 0 ? nodes / elapsed / 1e6 : 0.0, est,
 	        c->tty ? "   " : "\n");
 	fflush(stderr);
 }
@@ -332,7 +340,7 @@ int cli_solve(int argc, char **argv)
 	if (!npos)
 		return usage();
 	c.tty = isatty(fileno(stderr));
-	c.opt.progress = progress;
+	c.opt.progress_root = progress;
 	c.opt.progress_user = &c;
 	FILE *f = npos == 1 ? fopen(input, "r") : NULL;
 	if (f) {
