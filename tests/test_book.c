@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "book.h"
+#include "engine.h"
 #include "testutil.h"
 #include "text.h"
 
@@ -1029,6 +1030,45 @@ START_TEST(test_deviate)
 }
 END_TEST
 
+/* ---- the engine hook ---------------------------------------------------------------------------- */
+
+START_TEST(test_engine_hook)
+{
+	/* the engine plays the book's move through engine_set_book, and
+	 * searches once the position is out of the book */
+	Book *b = book_new();
+	char err[BOOK_ERR];
+	BookSearchOptions o = fake_options(1);
+	ck_assert_int_gt(book_deviate(b, board_start(8), 2, 3, 0, &o, err), 0);
+	Engine *e = engine_new();
+	engine_set_level(e, 2);
+	engine_set_book(e, book_engine_probe, b);
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	EngineLimits lim;
+	memset(&lim, 0, sizeof lim);
+	lim.time_left = -1;
+	EngineInfo info = engine_search(e, &g, &lim, NULL, NULL);
+	ck_assert(info.book);
+	BookMove mv[64];
+	int n = book_list_moves(b, &g, mv, 64);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(info.score, mv[0].score);
+	bool best = false;
+	for (int k = 0; k < n; k++)
+		best |= mv[k].move == info.move && mv[k].score == mv[0].score && !mv[k].leaf;
+	ck_assert(best);
+	/* far from the book: a search */
+	line_game(&g, "f5d6c3d3c4f4f6f3e6e7");
+	info = engine_search(e, &g, &lim, NULL, NULL);
+	ck_assert(!info.book);
+	ck_assert(game_moves(&g) & bit_of(info.move));
+	engine_set_book(e, NULL, NULL);
+	engine_free(e);
+	book_free(b);
+}
+END_TEST
+
 /* ---- the default book and the tool ----------------------------------------------------------- */
 
 START_TEST(test_default_book)
@@ -1117,6 +1157,7 @@ static Suite *book_suite(void)
 	tcase_add_test(tc, test_export_import);
 	tcase_add_test(tc, test_merge);
 	tcase_add_test(tc, test_deviate);
+	tcase_add_test(tc, test_engine_hook);
 	tcase_add_test(tc, test_default_book);
 	tcase_add_test(tc, test_tool);
 	suite_add_tcase(s, tc);
