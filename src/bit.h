@@ -18,7 +18,19 @@
 #define EMILIA_HAVE_AVX2 0
 #endif
 
-static inline int bit_count(uint64_t b) { return __builtin_popcountll(b); }
+/* Number of set bits.  Without the POPCNT instruction (ARCH=portable) the
+ * builtin is a library call; the inline SWAR count is faster. */
+static inline int bit_count(uint64_t b)
+{
+#if defined(__POPCNT__)
+	return __builtin_popcountll(b);
+#else
+	b = b - ((b >> 1) & 0x5555555555555555ULL);
+	b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+	b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+	return (int)((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
 
 /* Index of the lowest set bit; b must be non-zero. */
 static inline int bit_first(uint64_t b) { return __builtin_ctzll(b); }

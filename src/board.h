@@ -89,8 +89,10 @@ static inline uint64_t board_flips_portable(uint64_t p, uint64_t o, int sq)
 	}
 	for (int d = 4; d < 8; d++) {
 		uint64_t t = r[d] & ~o;
+		/* ob: the nearest non-opponent square if it is ours; the flips
+		 * are the ray's squares above it (none when ob is 0) */
 		uint64_t ob = (0x8000000000000000ULL >> __builtin_clzll(t | 1)) & t & p;
-		f |= (r[d] & (0 - (ob << 1))) & (0 - (uint64_t)(ob != 0));
+		f |= r[d] & (0 - (ob << 1));
 	}
 	return f;
 }
