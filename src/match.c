@@ -362,6 +362,7 @@ void match_engine_stop(MatchEngine *e, double wait)
 		return;
 	}
 	char how[64];
+	const pid_t group = e->pid; /* the child leads its own process group */
 	if (wait > 0 && e->to_fd >= 0 && !e->failed) {
 		static const char q[] = "quit\n";
 		if (write(e->to_fd, q, sizeof q - 1) == (ssize_t)(sizeof q - 1))
@@ -370,10 +371,14 @@ void match_engine_stop(MatchEngine *e, double wait)
 	close_fds(e);
 	reap(e, e->failed ? 0 : wait, how, sizeof how);
 	if (e->pid) {
-		kill(-e->pid, SIGKILL);
-		kill(e->pid, SIGKILL);
-		waitpid(e->pid, NULL, 0);
+		kill(-group, SIGKILL);
+		kill(group, SIGKILL);
+		waitpid(group, NULL, 0);
 		e->pid = 0;
+	} else {
+		/* The shell is gone; processes it started may not be.  The group
+		 * id cannot be reused while any of them lives. */
+		kill(-group, SIGKILL);
 	}
 	/* e->probed stays: the pass convention is a property of the program. */
 }
@@ -390,7 +395,9 @@ static bool spawn(MatchEngine *e)
 	}
 	int errfd = -1;
 	if (e->log && e->log->f) {
+		pthread_mutex_lock(&e->log->mu);
 		fflush(e->log->f);
+		pthread_mutex_unlock(&e->log->mu);
 		errfd = fileno(e->log->f);
 	} else {
 		errfd = open("/dev/null", O_WRONLY | O_CLOEXEC);

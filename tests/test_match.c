@@ -503,9 +503,11 @@ END_TEST
 START_TEST(tool_gauntlet_with_misbehaving_engines)
 {
 	paths();
-	char out[4096], cmd[16384], ggf[256], line[8192];
+	char out[4096], cmd[16384], ggf[256], logp[256], line[8192];
 	snprintf(ggf, sizeof ggf, "/tmp/emilia-test-match-%d.ggf", (int)getpid());
+	snprintf(logp, sizeof logp, "/tmp/emilia-test-match-%d.log", (int)getpid());
 	unlink(ggf);
+	unlink(logp);
 	snprintf(cmd, sizeof cmd,
 	         "%s --engine name=good cmd='%s %s' "
 	         "--engine 'name=illegal cmd=\"%s %s illegal 2\"' "
@@ -513,9 +515,11 @@ START_TEST(tool_gauntlet_with_misbehaving_engines)
 	         "--engine name=hangs cmd='%s %s hang 3' "
 	         "--engine name=junk cmd='%s %s junk 1' "
 	         "--engine name=twin cmd='%s %s good 1 implicit' "
-	         "--openings %s --games 4 --tc 0.3 --grace 0.1 --concurrency 2 --quiet --out %s 2>/dev/null",
+	         "--openings %s --games 4 --tc 0.3 --grace 0.1 --concurrency 2 --quiet --out %s --log %s "
+	         "2>/dev/null",
 	         tool(), script_path, game_path, script_path, game_path, script_path, game_path,
-	         script_path, game_path, script_path, game_path, script_path, game_path, opening_path, ggf);
+	         script_path, game_path, script_path, game_path, script_path, game_path, opening_path, ggf,
+	         logp);
 	ck_assert_int_eq(run(cmd, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "good vs illegal: 4 games, +4 =0 -0"), "%s", out);
 	ck_assert_msg(strstr(out, "good vs exits: 4 games, +4 =0 -0"), "%s", out);
@@ -550,6 +554,18 @@ START_TEST(tool_gauntlet_with_misbehaving_engines)
 	ck_assert_int_eq(timeouts, 4);
 	ck_assert_int_eq(forfeits, 12);
 	unlink(ggf);
+	/* The log has the GTP traffic of every engine (two workers wrote it). */
+	f = fopen(logp, "r");
+	ck_assert_ptr_nonnull(f);
+	bool probe = false, exited = false, junk = false;
+	while (fgets(line, sizeof line, f)) {
+		probe |= strstr(line, "] exits -- passes are implicit") != NULL;
+		exited |= strstr(line, "] exits !! exited during 'genmove ") != NULL;
+		junk |= strstr(line, "] junk >> thinking very hard about ") != NULL;
+	}
+	fclose(f);
+	ck_assert(probe && exited && junk);
+	unlink(logp);
 }
 END_TEST
 
