@@ -9,8 +9,10 @@
  * iterative deepening on their own copy of the root move list, odd
  * helpers one ply deeper, and only feed the shared table.  Every thread
  * polls the same atomic stop flag; thread 0 raises it when it is done and
- * joins the helpers, so engine_search() returns only after all threads
- * have left the table.
+ * returns at once (a helper that waits for a core, on a loaded machine,
+ * must not delay the move); the helpers are joined by engine_join() at the
+ * start of the next call that touches the table or the threads
+ * (engine_search, engine_new_game, engine_set_hash_mb, engine_free).
  *
  * Hand-over to the endgame solver (endgame.h): the exact iteration of a
  * single-line search (no multi-PV, no random choice) is done by
@@ -37,8 +39,17 @@
 /* Untimed Hard plays as this numeric level. */
 #define ENGINE_HARD_UNTIMED_LEVEL 16
 
+struct EngineHelper;
+
 struct Engine {
 	TT tt;
+	/* search threads, kept between searches: helpers still unwinding
+	 * after engine_search() returned are joined by engine_join() before
+	 * anything touches the table or the threads again */
+	SearchThread *threads;
+	int threads_alloc;
+	struct EngineHelper *helpers;
+	int pending;
 	bool use_solver;
 	int midgame_sel;
 	int hash_mb;
@@ -58,6 +69,14 @@ typedef struct EnginePlan {
 	int sel;            /* ProbCut level of the midgame iterations */
 	int random_margin;  /* Easy/Normal: play any move this close to the best; < 0 = best */
 } EnginePlan;
+
+typedef struct EngineHelper {
+	SearchThread *t;
+	Board b;
+	EnginePlan plan;
+	int empties;
+	pthread_t tid;
+} EngineHelper;
 
 /* The default ProbCut level of midgame iterations (87 %). */
 #define ENGINE_MIDGAME_SEL 1
@@ -104,6 +123,16 @@ Engine *engine_new(void)
 		free(e);
 		return NULL;
 	}
+	e->threads = calloc(1, sizeof *e->threads);
+	e->helpers = calloc(1, sizeof *e->helpers);
+	if (!e->threads || !e->helpers) {
+		free(e->threads);
+		free(e->helpers);
+		tt_free(&e->tt);
+		free(e);
+		return NULL;
+	}
+	e->threads_alloc = 1;
 	e->hash_mb = TT_DEFAULT_MB;
 	e->nthreads = 1;
 	e->use_solver = true;
@@ -115,10 +144,21 @@ Engine *engine_new(void)
 	return e;
 }
 
+/* Join the helpers of the last search (they were told to stop). */
+static void engine_join(Engine *e)
+{
+	for (int i = 0; i < e->pending; i++)
+		pthread_join(e->helpers[i].tid, NULL);
+	e->pending = 0;
+}
+
 void engine_free(Engine *e)
 {
 	if (!e)
 		return;
+	engine_join(e);
+	free(e->threads);
+	free(e->helpers);
 	tt_free(&e->tt);
 	free(e);
 }
@@ -136,6 +176,7 @@ bool engine_set_hash_mb(Engine *e, int mb)
 {
 	if (mb < 1 || mb > TT_MAX_MB)
 		return false;
+	engine_join(e);
 	TT t;
 	if (!tt_init(&t, mb))
 		return false;
@@ -167,6 +208,7 @@ void engine_set_book(Engine *e, EngineBookFn fn, void *ctx)
 
 void engine_new_game(Engine *e)
 {
+	engine_join(e);
 	tt_clear(&e->tt);
 }
 
@@ -216,14 +258,6 @@ static void engine_fill_info(EngineInfo *in, const SearchRootMove *r, int depth,
 	in->nodes = search_total_nodes(sh);
 	in->seconds = util_now() - start;
 }
-
-typedef struct EngineHelper {
-	SearchThread *t;
-	Board b;
-	EnginePlan plan;
-	int empties;
-	pthread_t tid;
-} EngineHelper;
 
 /* Depth and selectivity of iteration d; false when the schedule is over. */
 static bool engine_iteration(const EnginePlan *pl, int d, int empties, int *depth, int *sel)
@@ -327,6 +361,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	EngineLimits nolim = { 0, 0, 0, -1, 0, 0, false, 0 };
 	if (!lim)
 		lim = &nolim;
+	engine_join(e);
 	SearchShared *sh = &e->sh;
 	search_shared_init(sh, &e->tt, g->size, g->variant);
 	atomic_store(&e->running, true);
@@ -339,11 +374,22 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	const Board b = g->board;
 	const int empties = game_empties(g);
 
-	SearchThread *threads = calloc((size_t)e->nthreads, sizeof *threads);
-	int nthreads = threads ? e->nthreads : 1;
-	SearchThread single;
-	if (!threads)
-		threads = &single;
+	if (e->threads_alloc < e->nthreads) {
+		SearchThread *nt = calloc((size_t)e->nthreads, sizeof *nt);
+		struct EngineHelper *nh = calloc((size_t)e->nthreads, sizeof *nh);
+		if (nt && nh) {
+			free(e->threads);
+			free(e->helpers);
+			e->threads = nt;
+			e->helpers = nh;
+			e->threads_alloc = e->nthreads;
+		} else {
+			free(nt);
+			free(nh);
+		}
+	}
+	SearchThread *threads = e->threads;
+	int nthreads = e->nthreads <= e->threads_alloc ? e->nthreads : e->threads_alloc;
 	sh->threads = threads;
 	sh->nthreads = nthreads;
 	for (int i = 0; i < nthreads; i++)
@@ -368,8 +414,6 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		}
 		res.nodes = t0->nodes;
 		res.seconds = util_now() - start;
-		if (threads != &single)
-			free(threads);
 		atomic_store(&e->running, false);
 		return res;
 	}
@@ -386,8 +430,6 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			res.seconds = util_now() - start;
 			if (info)
 				info(&res, user);
-			if (threads != &single)
-				free(threads);
 			atomic_store(&e->running, false);
 			return res;
 		}
@@ -419,7 +461,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		multipv = n;
 	engine_fill_info(&res, &rm[0], 0, plan.sel, false, sh, start);
 
-	EngineHelper helpers[SEARCH_MAX_THREADS];
+	EngineHelper *helpers = e->helpers;
 	int nhelpers = 0;
 	for (int i = 1; i < nthreads; i++) {
 		EngineHelper *h = &helpers[nhelpers];
@@ -468,8 +510,15 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			else
 				break;
 		}
-		if (t0->aborted)
+		if (t0->aborted) {
+			if (t0->partial && res.depth > 0) {
+				/* the deeper iteration's best so far; the depth
+				 * reported stays the last completed one */
+				int keep = res.depth;
+				engine_fill_info(&res, &rm[0], keep, res_sel, false, sh, start);
+			}
 			break;
+		}
 		engine_fill_info(&res, &rm[0], depth, sel, exact, sh, start);
 		res_sel = sel;
 		if (info) {
@@ -493,11 +542,14 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		}
 		if (timed && n == 1 && !lim->infinite)
 			break; /* forced move */
-		if (tp.soft > 0 && !lim->infinite) {
+		/* with a fixed time per move (not banked) the whole time is used:
+		 * the hard limit stops the last iteration, which still counts */
+		if (tp.soft > 0 && !lim->infinite && lim->time_left >= 0) {
 			double factor = d < 2 ? 1.0 : stable == 0 ? 2.0 : stable >= 3 ? 0.5 : 1.0;
 			double el = util_now() - start;
-			/* the next iteration costs a few times this one */
-			if (el * 2.5 > tp.soft * factor || el >= tp.soft)
+			/* the next iteration costs a few times this one; when it
+			 * is stopped, what it searched is still used */
+			if (el * 2.0 > tp.soft * factor || el >= tp.soft)
 				break;
 		}
 	}
@@ -506,9 +558,10 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		while (!atomic_load(&sh->stop))
 			nanosleep(&ms, NULL);
 	}
+	/* the helpers unwind on their own; engine_join() collects them
+	 * before the next use of the table or the threads */
 	atomic_store(&sh->stop, true);
-	for (int i = 0; i < nhelpers; i++)
-		pthread_join(helpers[i].tid, NULL);
+	e->pending = nhelpers;
 	atomic_store_explicit(&t0->nodes_pub, t0->nodes, memory_order_relaxed);
 
 	if (plan.random_margin >= 0 && lim->multipv <= 1 && res.depth > 0 && n > 1) {
@@ -523,8 +576,6 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	}
 	res.nodes = search_total_nodes(sh) + solver_nodes;
 	res.seconds = util_now() - start;
-	if (threads != &single)
-		free(threads);
 	atomic_store(&e->running, false);
 	return res;
 }

@@ -72,6 +72,7 @@ void search_thread_init(SearchThread *t, SearchShared *sh, int id)
 	t->next_poll = SEARCH_POLL_NODES;
 	t->sel = SEARCH_SEL_NONE;
 	t->aborted = false;
+	t->partial = false;
 	t->pvlen[0] = 0;
 }
 
@@ -351,7 +352,7 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		if (i == 0) {
 			v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, pvnode ? NODE_PV : 3 - kind);
 		} else {
-			v = -search_pvs(t, c, -a - 1, -a, depth - 1, ply + 1, pvnode ? NODE_CUT : NODE_CUT);
+			v = -search_pvs(t, c, -a - 1, -a, depth - 1, ply + 1, NODE_CUT);
 			if (pvnode && v > a && v < beta && !t->aborted)
 				v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, NODE_PV);
 		}
@@ -419,6 +420,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
                 int alpha, int beta, int multipv)
 {
 	t->aborted = false;
+	t->partial = false;
 	int best = -SEARCH_INF, scores[SEARCH_MAX_MOVES];
 	SearchRootMove tmp[SEARCH_MAX_MOVES];
 	int done = 0;
@@ -436,7 +438,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 		const Board c = board_apply(b, rm[i].move, board_flips(b.p, b.o, rm[i].move));
 		int v;
 		t->pvlen[1] = 0;
-		if (i == 0 || a == alpha) {
+		if (i == 0 || (multipv > 1 && a == alpha)) {
 			v = -search_pvs(t, c, -beta, -a, depth - 1, 1, NODE_PV);
 		} else {
 			v = -search_pvs(t, c, -a - 1, -a, depth - 1, 1, NODE_CUT);
@@ -445,8 +447,15 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 				v = -search_pvs(t, c, -beta, -a, depth - 1, 1, NODE_PV);
 			}
 		}
-		if (t->aborted)
-			return best;
+		if (t->aborted) {
+			/* keep a partial iteration whose first move got a value
+			 * inside the window: the moves searched so far are
+			 * ordered by deeper values (a better one was proven) */
+			t->partial = multipv <= 1 && done >= 1 && scores[0] > alpha && scores[0] < beta;
+			if (!t->partial)
+				return best;
+			break;
+		}
 		tmp[i] = rm[i];
 		tmp[i].score = v;
 		tmp[i].searched = true;
@@ -462,7 +471,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 		if (multipv <= 1 && v >= beta)
 			break;
 	}
-	/* not searched (after a fail high): keep them after, in order */
+	/* not searched (after a fail high or a stop): keep them after, in order */
 	for (int i = done; i < n; i++) {
 		tmp[i] = rm[i];
 		tmp[i].searched = false;

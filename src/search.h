@@ -54,6 +54,7 @@ typedef struct SearchThread {
 	uint64_t next_poll;
 	int sel;                        /* ProbCut level of this search */
 	bool aborted;
+	bool partial;                   /* search_root stopped but rm was updated */
 	int pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int pvlen[SEARCH_MAX_PLY];
 } SearchThread;
@@ -81,7 +82,11 @@ int search_root_moves(SearchThread *t, Board b, SearchRootMove *rm);
 /* One root iteration at `depth` with window (alpha, beta) and ProbCut
  * level t->sel.  With multipv <= 1 the best move's score is exact inside
  * the window; with multipv = N the best N moves' scores are.  Sorts rm
- * best first (stable).  Returns the best score; t->aborted when stopped. */
+ * best first (stable).  Returns the best score; t->aborted when stopped,
+ * in which case rm is unchanged unless t->partial: (single line only) the
+ * first move had been searched with a value inside the window, and rm
+ * holds the moves searched so far sorted by their deeper values, the
+ * others after them (searched = false). */
 int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
                 int alpha, int beta, int multipv);
 

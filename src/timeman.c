@@ -48,6 +48,9 @@ TimePlan timeman_plan(const EngineLimits *lim, int empties)
 		double inc = lim->increment > 0 ? lim->increment : 0;
 		double soft = usable / mtg + 0.8 * inc;
 		double hard = soft * 4;
+		/* with more moves to play on this clock, leave them at least half */
+		if (mtg > 1 && hard > usable / 2 + 0.8 * inc)
+			hard = usable / 2 + 0.8 * inc;
 		if (soft > cap)
 			soft = cap;
 		if (hard > cap)

@@ -14,7 +14,8 @@
  * Clock modes (EngineLimits):
  *  - movetime > 0: fixed time per move; soft = hard = movetime - margin
  *    (the time is not banked, so it is all used unless the result is
- *    proven or the move forced);
+ *    proven or the move forced: the engine applies no soft stop then, and
+ *    uses what the interrupted last iteration found);
  *  - time_left >= 0: whole-game clock (moves_to_go = 0, sudden death) or
  *    periods (moves_to_go moves until the clock is refilled, e.g. Canadian
  *    byo-yomi); increment is added after each move (Fischer) or, when

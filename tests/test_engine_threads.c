@@ -140,7 +140,7 @@ START_TEST(threads_midgame_legal)
 	l.movetime = 0.2;
 	double t0 = util_now();
 	r = engine_search(e, &g, &l, NULL, NULL);
-	ck_assert(util_now() - t0 <= 0.2);
+	ck_assert(util_now() - t0 <= 0.2 + 0.1); /* 0.1 s: a loaded CI machine */
 	ck_assert(game_moves(&g) & bit_of(r.move));
 	l.movetime = 0;
 	l.multipv = 3;
