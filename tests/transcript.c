@@ -36,6 +36,13 @@ char *transcript_read_file(const char *path)
 /* One line against a pattern line with {*} markers. */
 static bool line_match(const char *p, size_t plen, const char *a, size_t alen)
 {
+	if (plen >= 4 && !strncmp(p, "{**}", 4)) {
+		/* zero or more characters of any kind */
+		for (size_t k = 0; k <= alen; k++)
+			if (line_match(p + 4, plen - 4, a + k, alen - k))
+				return true;
+		return false;
+	}
 	if (plen >= 3 && !strncmp(p, "{*}", 3)) {
 		/* one or more non-space characters, then the rest */
 		for (size_t k = 1; k <= alen; k++) {

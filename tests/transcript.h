@@ -6,8 +6,10 @@
  * Expected files are compared line by line, exactly, except for two
  * markers used where the output depends on the clock or on the evaluation
  * weights (never on the protocol): `{*}` inside a line matches one or more
- * characters other than spaces (one token or part of one), and a line
- * that is exactly `{...}` matches any number of lines (zero or more).
+ * characters other than spaces (one token or part of one), `{**}` matches
+ * any characters (zero or more; used for the tail of a principal variation
+ * when several lines tie), and a line that is exactly `{...}` matches any
+ * number of lines (zero or more).
  */
 #ifndef EMILIA_TRANSCRIPT_H
 #define EMILIA_TRANSCRIPT_H
