@@ -95,7 +95,9 @@ void engine_stop(Engine *e);
 void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, int *random_margin);
 
 /* Exact solves of single-line searches by the endgame solver (endgame.h,
- * default) or by the midgame search run to the end (false). */
+ * default) or by the midgame search run to the end (false).  A node limit
+ * (EngineLimits.nodes) bounds the midgame search only; a solve handed to
+ * the endgame solver is bounded by the clock and engine_stop(). */
 void engine_set_solver(Engine *e, bool on);
 
 /* Confidence of the midgame ProbCut cuts in percent: 73, 87 (default), 95,

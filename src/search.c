@@ -3,22 +3,31 @@
  *
  * Node kinds follow the classic PVS roles: PV nodes are searched with an
  * open window and keep a triangular PV; the other nodes get a null window
- * and are expected to cut (CUT) or to fail low (ALL); the kinds alternate
- * CUT -> ALL -> CUT below a PV node's later children.  Move ordering:
+ * and are expected to cut (CUT) or to fail low (ALL): a PV node's first
+ * child is PV and its later ones CUT; a CUT node's first child is ALL; an
+ * ALL node's children, and every later child, are CUT.  Move ordering:
  * the table move first; then, at PV and CUT nodes deep enough, the value
  * of a shallow search of each child; everywhere the opponent's mobility
  * after the move (fastest first, corners counted twice) and a corner
  * bonus.  ALL nodes search every move anyway and skip the expensive part.
  *
- * Multi-ProbCut (non-PV nodes, depth >= SEARCH_PC_MIN_DEPTH, not when the
+ * Multi-ProbCut (non-PV nodes, depth >= PROBCUT_MIN_DEPTH, not when the
  * search reaches the end of the game): the value v of a search of depth
  * d is predicted from the value s of a shallow search of depth
- * search_pc_depth(d) as v ~ a(d) * s + b(d) with residual deviation
+ * probcut_shallow_depth(d) as v ~ a(d) * s + b(d) with residual deviation
  * sigma(d, empties); with confidence t = search_pc_t[sel] the node is cut
  * when the shallow search proves s >= (beta + t sigma - b) / a (fail high)
  * or s <= (alpha - t sigma - b) / a (fail low).  The parameters are
  * fitted from data by tools/emilia-probcut.c; the constants and how they
- * were obtained are in probcut.h.
+ * were obtained are in probcut.c.
+ *
+ * Leaves: depth 0 is the static evaluation (the final score when the game
+ * is over); depth 1 at non-PV nodes is a loop over the children's static
+ * values; at most SEARCH_SOLVE_SMALL empties with depth >= empties a plain
+ * exact solver without table or ordering takes over.  The shared stop flag
+ * is read at every node and the clock/node limit polled every
+ * SEARCH_POLL_NODES nodes, so a stop unwinds within well under a
+ * millisecond.
  */
 #include <math.h>
 #include <string.h>
