@@ -1424,8 +1424,8 @@ long book_deviate(Book *b, Board root, int margin, int max_ply, size_t max_posit
 		added += (long)cn;
 		if (!normalise(b))
 			goto oom;
-		if (opt->progress)
-			opt->progress(opt->user, "deviate: positions added", (uint64_t)added,
+		if (opt->progress) /* book size against its cap */
+			opt->progress(opt->user, "deviate: positions in the book", (uint64_t)b->n,
 			              max_positions ? (uint64_t)max_positions : 0);
 		if (search_leaves_locked(b, opt, err) < 0)
 			goto fail;
