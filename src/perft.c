@@ -172,7 +172,7 @@ uint64_t perft_parallel(Board b, int depth, int mode, uint64_t geometry, int thr
 	atomic_init(&job.total, 0);
 	pthread_t *tid = calloc((size_t)threads, sizeof *tid);
 	int started = 0;
-	for (int i = 0; i < threads; i++)
+	for (int i = 0; tid && i < threads; i++)
 		if (pthread_create(&tid[i], NULL, perft_worker, &job) == 0)
 			started++;
 		else
