@@ -392,10 +392,12 @@ static void cmd_go(NBoard *nb)
 		status(nb, "error: cannot start the search");
 }
 
-static void book_hints(NBoard *nb, int n)
+/* The book's moves as `book` lines; returns how many were sent. */
+static int book_hints(NBoard *nb, int n)
 {
 	if (!nb->pe.book || !options_bool(&nb->opts, OPT_USEBOOK))
-		return;
+		return 0;
+	int sent = 0;
 	BookMove moves[NBOARD_MAX_HINTS];
 	int k = book_list_moves(nb->pe.book, &nb->game, moves, n < NBOARD_MAX_HINTS ? n : NBOARD_MAX_HINTS);
 	for (int i = 0; i < k; i++) {
@@ -405,13 +407,15 @@ static void book_hints(NBoard *nb, int n)
 		int len = book_line(nb->pe.book, &nb->game, moves[i].move, line, ENGINE_MAX_PV);
 		char pv[ENGINE_MAX_PV * 2 + 8], d[24];
 		pv_text(line, len, moves[i].move, pv, sizeof pv);
-		if (moves[i].lower == moves[i].upper)
+		if (moves[i].lower == moves[i].upper || moves[i].level == BOOK_LEVEL_EXACT)
 			strcpy(d, "100%");
 		else
 			sprintf(d, "%d", moves[i].level);
 		proto_out_line(&nb->out, "book %s %.2f %u %s", pv, (double)moves[i].score,
 		               (unsigned)moves[i].games, d);
+		sent++;
 	}
+	return sent;
 }
 
 static void cmd_hint(NBoard *nb, int argc, char **argv)
@@ -435,7 +439,12 @@ static void cmd_hint(NBoard *nb, int argc, char **argv)
 	int nmoves = bit_count(game_moves(g));
 	if (n > nmoves)
 		n = nmoves;
-	book_hints(nb, (int)n);
+	/* In book, the book's values are the answer (a search line for the
+	 * same move would replace them in the GUI). */
+	if (book_hints(nb, (int)n) > 0) {
+		status(nb, "%s", "");
+		return;
+	}
 	EngineLimits lim = limits(nb, false);
 	lim.multipv = (int)n;
 	nb->job = JOB_HINT;

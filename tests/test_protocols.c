@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "nboard.h"
 #include "testutil.h"
 #include "transcript.h"
@@ -24,6 +25,23 @@ static void session(const char *name, const char *args)
 START_TEST(nboard_session)
 {
 	session("nboard_session", "--nboard --no-book --threads 1 --hash 16");
+}
+END_TEST
+
+/* `learn` into a new book file (--book), then `hint` answers from the
+ * book: `book` lines with the pv along the learned game, the game's final
+ * value as proven ("100%"), and no search lines. */
+START_TEST(nboard_learn_and_book_hints)
+{
+	char path[128], args[256];
+	snprintf(path, sizeof path, "/tmp/emilia-nboard-book-%ld.book", (long)getpid());
+	remove(path);
+	snprintf(args, sizeof args, "--nboard --threads 1 --hash 16 --book %s", path);
+	session("nboard_book", args);
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "learn did not write %s", path);
+	fclose(f);
+	remove(path);
 }
 END_TEST
 
@@ -150,6 +168,7 @@ static Suite *protocols_suite(void)
 	TCase *tc = tcase_create("sessions");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, nboard_session);
+	tcase_add_test(tc, nboard_learn_and_book_hints);
 	tcase_add_test(tc, ugi_session);
 	tcase_add_test(tc, play_both_session);
 	tcase_add_test(tc, play_engine_session);
