@@ -9,6 +9,7 @@
 #include "gtp.h"
 #include "testutil.h"
 #include "transcript.h"
+#include "util.h"
 
 #define ARGS "--no-book --threads 1 --hash 16 --level 3"
 
@@ -125,6 +126,37 @@ START_TEST(option_commands_from_registry)
 }
 END_TEST
 
+/* time_settings/time_left reach the search: at level hard (a 60-ply
+ * search when untimed would take hours) a 1-second byo-yomi move comes
+ * back in time, and so does a nearly empty main-time clock.  The bound
+ * is loose on purpose (sanitizer builds, a loaded machine): it fails
+ * only if the clock is ignored. */
+START_TEST(clock_is_honoured)
+{
+	Options o;
+	options_init(&o);
+	char err[OPTIONS_ERR];
+	ck_assert(options_set(&o, OPT_USEBOOK, "false", err));
+	ck_assert(options_set(&o, OPT_LEVEL, "hard", err));
+	FILE *out = fopen("/dev/null", "w");
+	Gtp *g = gtp_new(out, &o, err);
+	ck_assert_ptr_nonnull(g);
+	ck_assert(gtp_execute_line(g, "emilia-transcript f5d6c3d3c4f4f6f3e6e7"));
+	ck_assert(gtp_execute_line(g, "time_settings 0 1 1"));
+	ck_assert(gtp_execute_line(g, "time_left black 1 1"));
+	double t0 = util_now();
+	ck_assert(gtp_execute_line(g, "genmove black"));
+	double t1 = util_now();
+	ck_assert_msg(t1 - t0 < 3.0, "1 s per move took %.2f s", t1 - t0);
+	ck_assert(gtp_execute_line(g, "time_settings 300 0 0"));
+	ck_assert(gtp_execute_line(g, "time_left white 0.5 0"));
+	ck_assert(gtp_execute_line(g, "genmove white"));
+	ck_assert_msg(util_now() - t1 < 3.0, "0.5 s left took %.2f s", util_now() - t1);
+	gtp_free(g);
+	fclose(out);
+}
+END_TEST
+
 static Suite *gtp_suite(void)
 {
 	Suite *s = suite_create("gtp");
@@ -136,6 +168,7 @@ static Suite *gtp_suite(void)
 	tcase_add_test(tc, extensions_session);
 	tcase_add_test(tc, framing_in_process);
 	tcase_add_test(tc, option_commands_from_registry);
+	tcase_add_test(tc, clock_is_honoured);
 	suite_add_tcase(s, tc);
 	return s;
 }

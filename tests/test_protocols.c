@@ -88,8 +88,8 @@ START_TEST(ggf_clocks_and_passes)
 	ck_assert(tl[0] == -1 && tl[1] == -1);
 	/* broken ones: nothing written, a message */
 	static const char *const bad[] = {
-		"", "(;GM[Othello]", "(;GM[Othello]BO[8 ---- *];)", "(;GM[Othello]BO[8 "
-		"---------------------------O*------*O--------------------------- *]B[f5]B[f4];)",
+		"", "(;GM[Othello]", "(;GM[Othello]BO[8 ---- *];)",
+		("(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]B[f4];)"),
 		"(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]TI[abc];)",
 		"(;GM[Othello]B[f5];)", "(;BO[8 ---------------------------O*------*O--------------------------- *]B[zz];)",
 	};
