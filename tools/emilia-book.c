@@ -46,12 +46,10 @@ static void usage(FILE *f)
 	        "Options: --quiet (no progress lines).  See book/FORMAT.md.\n");
 }
 
-static bool quiet;
-
+/* Progress lines on stderr; user points to the command's `quiet` flag. */
 static void progress(void *user, const char *phase, uint64_t done, uint64_t total)
 {
-	(void)user;
-	if (quiet)
+	if (user && *(const bool *)user)
 		return;
 	if (total)
 		fprintf(stderr, "%s: %llu/%llu (%.1f%%)\n", phase, (unsigned long long)done,
@@ -69,10 +67,10 @@ static Book *open_book(const char *path)
 	return b;
 }
 
-static bool save_book(Book *b, const char *path)
+static bool save_book(Book *b, const char *path, const bool *quiet)
 {
 	char err[BOOK_ERR];
-	if (!book_save(b, path, progress, NULL, err)) {
+	if (!book_save(b, path, progress, (void *)quiet, err)) {
 		fprintf(stderr, "emilia-book: %s\n", err);
 		return false;
 	}
@@ -293,7 +291,7 @@ static void engines_free(EngineSearch *es)
 typedef struct Opts {
 	long plies, min_games, level, margin, max_ply, max_positions, threads, hash, positions, seed,
 	    probes;
-	bool force, has_level, has_margin, use_default;
+	bool force, has_level, has_margin, use_default, quiet;
 	const char *pos[64];
 	int npos;
 } Opts;
@@ -343,7 +341,7 @@ static bool parse_opts(int argc, char **argv, Opts *o)
 		} else if (!strcmp(a, "--default")) {
 			o->use_default = true;
 		} else if (!strcmp(a, "--quiet")) {
-			quiet = true;
+			o->quiet = true;
 		} else if (a[0] == '-' && a[1] == '-') {
 			fprintf(stderr, "emilia-book: unknown option %s\n", a);
 			return false;
@@ -370,7 +368,7 @@ static int cmd_new(const Opts *o)
 	if (f)
 		fclose(f);
 	Book *b = book_new();
-	bool ok = save_book(b, o->pos[0]);
+	bool ok = save_book(b, o->pos[0], &o->quiet);
 	book_free(b);
 	return ok ? 0 : 1;
 }
@@ -389,7 +387,7 @@ static int cmd_add(const Opts *o)
 	for (int i = 1; i < o->npos && ok; i++) {
 		ok = ends_with(o->pos[i], ".wtb") ? add_wthor(tmp, o->pos[i], (int)o->plies, &st)
 		                                  : add_text(tmp, o->pos[i], (int)o->plies, &st);
-		if (!quiet)
+		if (!o->quiet)
 			fprintf(stderr, "add: %s: %llu games so far, %zu positions\n", o->pos[i],
 			        (unsigned long long)st.games, book_count(tmp));
 	}
@@ -407,7 +405,7 @@ static int cmd_add(const Opts *o)
 			       book_count(b) - before, removed, o->min_games, book_count(b), util_now() - t0);
 	}
 	if (ok)
-		ok = save_book(b, o->pos[0]);
+		ok = save_book(b, o->pos[0], &o->quiet);
 	book_free(tmp);
 	book_free(b);
 	return ok ? 0 : 1;
@@ -426,7 +424,8 @@ static int cmd_search(const Opts *o, bool deviate)
 		book_free(b);
 		return 1;
 	}
-	BookSearchOptions so = { engine_search_fn, &es, (int)o->threads, (int)o->level, progress, NULL };
+	BookSearchOptions so = { engine_search_fn, &es, (int)o->threads, (int)o->level, progress,
+	                          (void *)&o->quiet };
 	char err[BOOK_ERR] = "";
 	double t0 = util_now();
 	long r = deviate ? book_deviate(b, board_start(8), (int)o->margin, (int)o->max_ply,
@@ -440,7 +439,7 @@ static int cmd_search(const Opts *o, bool deviate)
 		       deviate ? "deviate" : "leaves", r, deviate ? "added" : "searched", o->level,
 		       o->threads, o->threads > 1 ? "s" : "", util_now() - t0, book_count(b));
 	if (ok)
-		ok = save_book(b, o->pos[0]);
+		ok = save_book(b, o->pos[0], &o->quiet);
 	engines_free(&es);
 	book_free(b);
 	return ok ? 0 : 1;
@@ -453,9 +452,9 @@ static int cmd_fix(const Opts *o)
 	Book *b = open_book(o->pos[0]);
 	if (!b)
 		return 1;
-	size_t changed = book_fix(b, progress, NULL);
+	size_t changed = book_fix(b, progress, (void *)&o->quiet);
 	printf("fix: %zu of %zu positions changed\n", changed, book_count(b));
-	bool ok = save_book(b, o->pos[0]);
+	bool ok = save_book(b, o->pos[0], &o->quiet);
 	book_free(b);
 	return ok ? 0 : 1;
 }
@@ -479,7 +478,7 @@ static int cmd_merge(const Opts *o)
 	if (ok) {
 		book_fix(out, NULL, NULL);
 		printf("merge: %zu positions\n", book_count(out));
-		ok = save_book(out, o->pos[0]);
+		ok = save_book(out, o->pos[0], &o->quiet);
 	}
 	book_free(out);
 	return ok ? 0 : 1;
@@ -582,7 +581,7 @@ static int cmd_import(const Opts *o)
 		fprintf(stderr, "emilia-book: %s\n", err);
 		return 1;
 	}
-	bool ok = save_book(b, o->pos[1]);
+	bool ok = save_book(b, o->pos[1], &o->quiet);
 	if (ok)
 		printf("import: %zu positions\n", book_count(b));
 	book_free(b);
@@ -645,7 +644,7 @@ static int cmd_learn(const Opts *o)
 	if (!ok)
 		fprintf(stderr, "emilia-book: %s\n", err);
 	else
-		ok = save_book(b, o->pos[0]);
+		ok = save_book(b, o->pos[0], &o->quiet);
 	if (ok)
 		printf("learn: %zu positions\n", book_count(b));
 	book_free(b);
@@ -689,8 +688,8 @@ static int cmd_synth(const Opts *o)
 		}
 		games++;
 	}
-	book_fix(b, progress, NULL);
-	bool ok = save_book(b, o->pos[0]);
+	book_fix(b, progress, (void *)&o->quiet);
+	bool ok = save_book(b, o->pos[0], &o->quiet);
 	if (ok)
 		printf("synth: %zu positions from %llu random games in %.1f s\n", book_count(b),
 		       (unsigned long long)games, util_now() - t0);
