@@ -240,3 +240,12 @@ bench-ffo-threads: all
 	sh bench/ffo-threads.sh ./emilia 40-59
 bench-6x6: all
 	sh bench/solve-6x6.sh ./emilia 1
+
+# ---- search (issue 4): bench signature on every build, thread speedup ----
+# make bench-signature [BENCH=N]: builds portable, avx2 and debug, checks that
+# `emilia bench` gives the same "Nodes searched" everywhere (and equals N).
+.PHONY: bench-signature bench-smp
+bench-signature:
+	sh bench/check-signature.sh $(BENCH)
+bench-smp: all
+	sh bench/search-smp.sh 2 5 14

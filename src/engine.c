@@ -42,6 +42,12 @@
 struct EngineHelper;
 
 struct Engine {
+	/* search_lock is held by engine_search() for its whole run and by the
+	 * calls that replace or clear the table (after stopping the search);
+	 * opt_lock guards the options, which engine_search() copies at its
+	 * start, and the random generator. */
+	pthread_mutex_t search_lock;
+	pthread_mutex_t opt_lock;
 	TT tt;
 	/* search threads, kept between searches: helpers still unwinding
 	 * after engine_search() returned are joined by engine_join() before
@@ -133,6 +139,8 @@ Engine *engine_new(void)
 		return NULL;
 	}
 	e->threads_alloc = 1;
+	pthread_mutex_init(&e->search_lock, NULL);
+	pthread_mutex_init(&e->opt_lock, NULL);
 	e->hash_mb = TT_DEFAULT_MB;
 	e->nthreads = 1;
 	e->use_solver = true;
@@ -156,7 +164,12 @@ void engine_free(Engine *e)
 {
 	if (!e)
 		return;
+	engine_stop(e);
+	pthread_mutex_lock(&e->search_lock);
 	engine_join(e);
+	pthread_mutex_unlock(&e->search_lock);
+	pthread_mutex_destroy(&e->search_lock);
+	pthread_mutex_destroy(&e->opt_lock);
 	free(e->threads);
 	free(e->helpers);
 	tt_free(&e->tt);
@@ -169,21 +182,27 @@ void engine_set_threads(Engine *e, int threads)
 		threads = 1;
 	if (threads > SEARCH_MAX_THREADS)
 		threads = SEARCH_MAX_THREADS;
+	pthread_mutex_lock(&e->opt_lock);
 	e->nthreads = threads;
+	pthread_mutex_unlock(&e->opt_lock);
 }
 
 bool engine_set_hash_mb(Engine *e, int mb)
 {
 	if (mb < 1 || mb > TT_MAX_MB)
 		return false;
+	engine_stop(e);
+	pthread_mutex_lock(&e->search_lock);
 	engine_join(e);
 	TT t;
-	if (!tt_init(&t, mb))
-		return false;
-	tt_free(&e->tt);
-	e->tt = t;
-	e->hash_mb = mb;
-	return true;
+	bool ok = tt_init(&t, mb);
+	if (ok) {
+		tt_free(&e->tt);
+		e->tt = t;
+		e->hash_mb = mb;
+	}
+	pthread_mutex_unlock(&e->search_lock);
+	return ok;
 }
 
 void engine_set_level(Engine *e, int level)
@@ -192,29 +211,40 @@ void engine_set_level(Engine *e, int level)
 		level = 60;
 	if (level < ENGINE_LEVEL_HARD)
 		level = ENGINE_LEVEL_HARD;
+	pthread_mutex_lock(&e->opt_lock);
 	e->level = level;
+	pthread_mutex_unlock(&e->opt_lock);
 }
 
 void engine_set_seed(Engine *e, uint64_t seed)
 {
+	pthread_mutex_lock(&e->opt_lock);
 	e->rng = seed ? seed : 0x9E3779B97F4A7C15ULL;
+	pthread_mutex_unlock(&e->opt_lock);
 }
 
 void engine_set_book(Engine *e, EngineBookFn fn, void *ctx)
 {
+	pthread_mutex_lock(&e->opt_lock);
 	e->book = fn;
 	e->book_ctx = ctx;
+	pthread_mutex_unlock(&e->opt_lock);
 }
 
 void engine_new_game(Engine *e)
 {
+	engine_stop(e);
+	pthread_mutex_lock(&e->search_lock);
 	engine_join(e);
 	tt_clear(&e->tt);
+	pthread_mutex_unlock(&e->search_lock);
 }
 
 void engine_set_solver(Engine *e, bool on)
 {
+	pthread_mutex_lock(&e->opt_lock);
 	e->use_solver = on;
+	pthread_mutex_unlock(&e->opt_lock);
 }
 
 void engine_set_selectivity(Engine *e, int percent)
@@ -222,7 +252,9 @@ void engine_set_selectivity(Engine *e, int percent)
 	int sel = 0;
 	while (sel < SEARCH_SEL_NONE && search_sel_percent(sel) < percent)
 		sel++;
+	pthread_mutex_lock(&e->opt_lock);
 	e->midgame_sel = sel;
+	pthread_mutex_unlock(&e->opt_lock);
 }
 
 void engine_stop(Engine *e)
@@ -234,11 +266,13 @@ void engine_stop(Engine *e)
 /* xorshift64* */
 static uint64_t engine_rand(Engine *e)
 {
+	pthread_mutex_lock(&e->opt_lock);
 	uint64_t x = e->rng;
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
 	e->rng = x;
+	pthread_mutex_unlock(&e->opt_lock);
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
@@ -361,7 +395,14 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	EngineLimits nolim = { 0, 0, 0, -1, 0, 0, false, 0 };
 	if (!lim)
 		lim = &nolim;
+	pthread_mutex_lock(&e->search_lock);
 	engine_join(e);
+	pthread_mutex_lock(&e->opt_lock);
+	const int want_threads = e->nthreads, level = e->level, midgame_sel = e->midgame_sel;
+	const bool use_solver = e->use_solver;
+	const EngineBookFn book = e->book;
+	void *const book_ctx = e->book_ctx;
+	pthread_mutex_unlock(&e->opt_lock);
 	SearchShared *sh = &e->sh;
 	search_shared_init(sh, &e->tt, g->size, g->variant);
 	atomic_store(&e->running, true);
@@ -374,22 +415,22 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	const Board b = g->board;
 	const int empties = game_empties(g);
 
-	if (e->threads_alloc < e->nthreads) {
-		SearchThread *nt = calloc((size_t)e->nthreads, sizeof *nt);
-		struct EngineHelper *nh = calloc((size_t)e->nthreads, sizeof *nh);
+	if (e->threads_alloc < want_threads) {
+		SearchThread *nt = calloc((size_t)want_threads, sizeof *nt);
+		struct EngineHelper *nh = calloc((size_t)want_threads, sizeof *nh);
 		if (nt && nh) {
 			free(e->threads);
 			free(e->helpers);
 			e->threads = nt;
 			e->helpers = nh;
-			e->threads_alloc = e->nthreads;
+			e->threads_alloc = want_threads;
 		} else {
 			free(nt);
 			free(nh);
 		}
 	}
 	SearchThread *threads = e->threads;
-	int nthreads = e->nthreads <= e->threads_alloc ? e->nthreads : e->threads_alloc;
+	int nthreads = want_threads <= e->threads_alloc ? want_threads : e->threads_alloc;
 	sh->threads = threads;
 	sh->nthreads = nthreads;
 	for (int i = 0; i < nthreads; i++)
@@ -415,12 +456,13 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		res.nodes = t0->nodes;
 		res.seconds = util_now() - start;
 		atomic_store(&e->running, false);
+		pthread_mutex_unlock(&e->search_lock);
 		return res;
 	}
 
-	if (e->book && lim->multipv <= 1) {
+	if (book && lim->multipv <= 1) {
 		int score = 0;
-		int mv = e->book(e->book_ctx, g, &score);
+		int mv = book(book_ctx, g, &score);
 		if (mv >= 0 && mv < 64 && (game_moves(g) & bit_of(mv))) {
 			res.move = mv;
 			res.score = score;
@@ -431,6 +473,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			if (info)
 				info(&res, user);
 			atomic_store(&e->running, false);
+			pthread_mutex_unlock(&e->search_lock);
 			return res;
 		}
 	}
@@ -438,8 +481,8 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	/* the plan */
 	const bool timed = lim->movetime > 0 || lim->time_left >= 0;
 	EnginePlan plan;
-	engine_level_plan(e->level, timed || lim->infinite, &plan.depth, &plan.exact_empties, &plan.random_margin);
-	plan.sel = e->midgame_sel;
+	engine_level_plan(level, timed || lim->infinite, &plan.depth, &plan.exact_empties, &plan.random_margin);
+	plan.sel = midgame_sel;
 	if (lim->infinite) {
 		plan.depth = 60;
 		plan.exact_empties = 60;
@@ -481,7 +524,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			break;
 		t0->sel = sel;
 		const bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
-		if (exact && multipv == 1 && e->use_solver) {
+		if (exact && multipv == 1 && use_solver) {
 			atomic_store(&sh->stop_helpers, true);
 			for (int i = 0; i < nhelpers; i++)
 				pthread_join(helpers[i].tid, NULL);
@@ -577,5 +620,6 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	res.nodes = search_total_nodes(sh) + solver_nodes;
 	res.seconds = util_now() - start;
 	atomic_store(&e->running, false);
+	pthread_mutex_unlock(&e->search_lock);
 	return res;
 }

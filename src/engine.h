@@ -86,6 +86,12 @@ void engine_stop(Engine *e);
 
 /* ---- extensions (search owner) ---------------------------------------- */
 
+/* Thread safety: every function may be called from any thread.  The
+ * option setters take effect at the next search.  engine_set_hash_mb(),
+ * engine_new_game() and engine_free() first stop a running search and
+ * wait for it to return; two engine_search() calls on one engine run one
+ * after the other. */
+
 /* What a level means for a search: the deepest midgame iteration, the
  * number of empties from which the engine solves exactly, and for Easy and
  * Normal the margin in discs within which a move is picked at random
