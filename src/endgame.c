@@ -511,17 +511,6 @@ static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	return best;
 }
 
-#ifdef EG_TUNE
-#include <stdio.h>
-static int eg_tune(const char *name, int def)
-{
-	const char *v = getenv(name);
-	return v ? atoi(v) : def;
-}
-#define EG_T(name, def) eg_tune(#name, def)
-#else
-#define EG_T(name, def) (def)
-#endif
 
 /* ---- move ordering -------------------------------------------------- */
 
@@ -552,40 +541,13 @@ static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 	return best;
 }
 
-static int eg_static_min(void)
-{
-	static int t = -1;
-	if (t < 0)
-		t = EG_T(SE, EG_STATIC_SORT_MIN);
-	return t;
-}
-
-static int eg_static_weight(void)
-{
-	static int t = -1;
-	if (t < 0)
-		t = EG_T(WE, 1 << 8);
-	return t;
-}
-
-static int eg_search_weight(void)
-{
-	static int t = -1;
-	if (t < 0)
-		t = EG_T(WS, 1 << 16);
-	return t;
-}
-
+/* Plies of the evaluation search that orders the moves of an n-empties
+ * node (0: fastest-first and static evaluation only).  Measured on FFO
+ * #45-#47: 2 plies everywhere beat 3 plies from 24 or 26 empties (551 M,
+ * 767 M, 672 M nodes). */
 static int eg_sort_depth(int n)
 {
-	static int t1 = -1, t2, t3, t4;
-	if (t1 < 0) {
-		t2 = EG_T(SD2, 20);
-		t3 = EG_T(SD3, 26);
-		t4 = EG_T(SD4, 64);
-		t1 = EG_T(SD1, EG_SORT_SEARCH_MIN);
-	}
-	return n < t1 ? 0 : n < t2 ? 1 : n < t3 ? 2 : n < t4 ? 3 : 4;
+	return n < EG_SORT_SEARCH_MIN ? 0 : 2;
 }
 
 /* Own discs near corners that can never be flipped: corners, and edge
@@ -615,24 +577,17 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
 		int v = 0;
 		if (sort_depth > 0) {
-			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * eg_search_weight();
-		} else if (n >= eg_static_min()) {
-			v = -eval_score(sh->ev, cp, co) * eg_static_weight();
+			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
+		} else if (n >= EG_STATIC_SORT_MIN && (sh->features & ENDGAME_F_SORTSEARCH)) {
+			v = -eval_score(sh->ev, cp, co) * (1 << 8);
 		}
 		if (sh->features & ENDGAME_F_FASTEST) {
 			uint64_t om = board_moves(cp, co) & sh->geo;
 			int mob = bit_count(om) + bit_count(om & sh->corners);
 			int pot = bit_count(eg_neighbours(co) & e & ~bit_of(sq));
-			static int wm = -1, wp, wc, wq;
-			if (wm < 0) {
-				wp = EG_T(WP, 1 << 4);
-				wc = EG_T(WC, 1 << 7);
-				wq = EG_T(WQ, 1 << 3);
-				wm = EG_T(WM, 1 << 10);
-			}
-			v += -mob * wm - pot * wp + eg_corner_stability(sh, co) * wc;
+			v += -mob * (1 << 10) - pot * (1 << 4) + eg_corner_stability(sh, co) * (1 << 7);
 			if (sh->features & ENDGAME_F_PARITY)
-				v += (int)(odd >> sq & 1) * wq;
+				v += (int)(odd >> sq & 1) << 3;
 		}
 		if (sq == ttmove)
 			v = 1 << 30;
