@@ -14,6 +14,7 @@
 #include "testutil.h"
 #include "transcript.h"
 #include "ugi.h"
+#include "util.h"
 
 static void session(const char *name, const char *args)
 {
@@ -162,6 +163,36 @@ START_TEST(ugi_options_from_registry)
 }
 END_TEST
 
+/* The runner's clock is never overrun: with 400 ms left for White and no
+ * increment, at level hard, bestmove comes back before the clock would
+ * fall (the watchdog stops the search at half the time left). */
+START_TEST(ugi_never_loses_on_time)
+{
+	Options o;
+	options_init(&o);
+	char err[OPTIONS_ERR];
+	ck_assert(options_set(&o, OPT_USEBOOK, "false", err));
+	ck_assert(options_set(&o, OPT_LEVEL, "hard", err));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	Ugi *u = ugi_new(out, &o, err);
+	ck_assert(ugi_execute_line(u, "position startpos moves f5 d6 c3"));
+	for (int i = 0; i < 3; i++) {
+		double t0 = util_now();
+		ck_assert(ugi_execute_line(u, "go p1time 400 p2time 400 p1inc 0 p2inc 0"));
+		ugi_wait(u);
+		double dt = util_now() - t0;
+		ck_assert_msg(dt < 0.4, "took %.3f s of a 0.4 s clock", dt);
+	}
+	fflush(out);
+	ck_assert(strstr(buf, "bestmove ") != NULL);
+	ugi_free(u);
+	fclose(out);
+	free(buf);
+}
+END_TEST
+
 static Suite *protocols_suite(void)
 {
 	Suite *s = suite_create("protocols");
@@ -175,6 +206,7 @@ static Suite *protocols_suite(void)
 	tcase_add_test(tc, ggf_clocks_and_passes);
 	tcase_add_test(tc, ugi_in_process);
 	tcase_add_test(tc, ugi_options_from_registry);
+	tcase_add_test(tc, ugi_never_loses_on_time);
 	suite_add_tcase(s, tc);
 	return s;
 }
