@@ -155,7 +155,7 @@ EVAL_THREADS ?= 2
 # Full training run (see README, Evaluation): writes data/eval.bin and bench/eval-train.txt.
 eval-train: tools
 	nice ./emilia-train --data $(DATA) --out data/eval.bin --threads $(EVAL_THREADS) \
-	  --cache build/eval-labels.cache --report bench/eval-train.txt
+	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt
 	@$(MAKE) --no-print-directory all
 bench-eval: all
 	sh bench/eval.sh $(DATA)

@@ -1,42 +1,201 @@
 /*
- * eval.c - PLACEHOLDER evaluation (mobility, corners, disc parity), to be
- * replaced by the trained pattern evaluation (issue 5).
+ * eval.c - static evaluation.
+ *
+ * 8x8 normal game: the trained pattern evaluation (patterns.h).  The score
+ * is the sum of one int16 weight per pattern instance plus the mobility
+ * entry, in 1/WEIGHTS_SCALE discs, from the phase's weight vector.  Integer
+ * arithmetic only, so every build gives the same scores.  The weights are
+ * the embedded data/eval.bin unless eval_load_file() replaced them; the
+ * active table is published through an atomic pointer, and a replaced
+ * table is never freed (a search running in another thread may still read
+ * it).
+ *
+ * 6x6, 4x4 and Anti: hand-tuned square values plus mobility (see
+ * README, "Evaluation").
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "eval.h"
+#include "patterns.h"
+#include "weights.h"
+
+enum { KIND_PATTERN, KIND_HAND };
 
 struct Evaluator {
 	int size;
 	Variant variant;
+	int kind;
+	int8_t sqv[64];     /* hand-tuned: square values in 1/8 discs */
+	int mob;            /* hand-tuned: mobility weight in 1/8 discs */
+	int disc;           /* hand-tuned: weight of the disc difference in 1/8 discs */
 };
 
+_Static_assert(WEIGHTS_SCALE == EVAL_FINE, "weight units must be the fine score units");
+
+#define NW ((size_t)PATTERN_PHASES * PATTERN_WEIGHTS)
+
+static int16_t builtin_w[NW];
+static _Atomic(const int16_t *) active_w;
+static char builtin_err[WEIGHTS_ERR];
+/* Tables installed by eval_load_file / eval_set_weights, newest first;
+ * kept for the life of the process (see above). */
+typedef struct Table {
+	struct Table *prev;
+	int16_t w[];
+} Table;
+static Table *_Atomic installed;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load_builtin(void)
+{
+	size_t len;
+	const unsigned char *b = weights_builtin(&len);
+	if (!weights_decode(b, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, builtin_w,
+	                    builtin_err))
+		memset(builtin_w, 0, sizeof builtin_w);
+	else
+		builtin_err[0] = 0;
+	atomic_store_explicit(&active_w, builtin_w, memory_order_release);
+}
+
+/* Square values of the hand-tuned evaluations, in 1/8 discs, row by row
+ * from a1, and the mobility weight: least-squares fits to exactly solved
+ * positions of random games (`emilia-train --fit-hand`, README).  4x4 is
+ * solved outright by the engine; its values only order moves. */
+#define HAND6                                                                       \
+	{ 63, -8, 1, 1, -8, 63, 0, 0, -8, -9, -5, -5, -9, -8, 0, 0,                     \
+	  1, -5, -4, -4, -5, 1, 0, 0, 1, -5, -4, -4, -5, 1, 0, 0,                       \
+	  -8, -9, -5, -5, -9, -8, 0, 0, 63, -8, 1, 1, -8, 63 }
+#define HAND4                                                                       \
+	{ 24, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,                             \
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 24 }
+
+/* Anti: corners and edges are bad for their owner (stable discs that
+ * cannot be given away), every own disc costs, mobility still helps. */
+#define ANTI8                                                                       \
+	{ -40, -7, -8, -4, -4, -8, -7, -40, -7, -7, -5, -6, -6, -5, -7, -7,             \
+	  -8, -5, -2, -3, -3, -2, -5, -8, -4, -6, -3, 0, 0, -3, -6, -4,                 \
+	  -4, -6, -3, 0, 0, -3, -6, -4, -8, -5, -2, -3, -3, -2, -5, -8,                 \
+	  -7, -7, -5, -6, -6, -5, -7, -7, -40, -7, -8, -4, -4, -8, -7, -40 }
+#define ANTI6                                                                       \
+	{ -34, -4, -7, -7, -4, -34, 0, 0, -4, -3, -3, -3, -3, -4, 0, 0,                 \
+	  -7, -3, -2, -2, -3, -7, 0, 0, -7, -3, -2, -2, -3, -7, 0, 0,                   \
+	  -4, -3, -3, -3, -3, -4, 0, 0, -34, -4, -7, -7, -4, -34 }
+#define ANTI4                                                                       \
+	{ -24, 0, 0, -24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,                           \
+	  0, 0, 0, 0, 0, 0, 0, 0, 0, -24, 0, 0, -24 }
+
 static const Evaluator evaluators[2][3] = {
-	{ { 8, VARIANT_NORMAL }, { 6, VARIANT_NORMAL }, { 4, VARIANT_NORMAL } },
-	{ { 8, VARIANT_ANTI }, { 6, VARIANT_ANTI }, { 4, VARIANT_ANTI } },
+	{ { 8, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0 },
+	  { 6, VARIANT_NORMAL, KIND_HAND, HAND6, 18, 0 },
+	  { 4, VARIANT_NORMAL, KIND_HAND, HAND4, 8, 4 } },
+	{ { 8, VARIANT_ANTI, KIND_HAND, ANTI8, 8, 0 },
+	  { 6, VARIANT_ANTI, KIND_HAND, ANTI6, 8, 0 },
+	  { 4, VARIANT_ANTI, KIND_HAND, ANTI4, 8, -4 } },
 };
 
 const Evaluator *eval_get(int size, Variant v)
 {
+	pthread_once(&once, load_builtin);
 	int i = size == 8 ? 0 : size == 6 ? 1 : 2;
 	return &evaluators[v == VARIANT_ANTI][i];
 }
 
-int eval_score(const Evaluator *e, uint64_t p, uint64_t o)
+const char *eval_builtin_error(void)
+{
+	pthread_once(&once, load_builtin);
+	return builtin_err[0] ? builtin_err : NULL;
+}
+
+static int clamp_fine(int s)
+{
+	const int lim = 64 * EVAL_FINE;
+	return s > lim ? lim : s < -lim ? -lim : s;
+}
+
+static int hand_score(const Evaluator *e, uint64_t p, uint64_t o)
 {
 	const uint64_t geo = board_geometry(e->size);
-	uint64_t corners = e->size == 8 ? 0x8100000000000081ULL
-	                 : e->size == 6 ? 0x0000210000000021ULL : 0x0000000009000009ULL;
+	int s = 0;
+	for (uint64_t m = p; m; m = bit_pop(m))
+		s += e->sqv[bit_first(m)];
+	for (uint64_t m = o; m; m = bit_pop(m))
+		s -= e->sqv[bit_first(m)];
 	int mob = bit_count(board_moves(p, o) & geo) - bit_count(board_moves(o, p) & geo);
-	int cor = bit_count(p & corners) - bit_count(o & corners);
-	int s = 2 * mob + 8 * cor;
-	if (e->variant == VARIANT_ANTI)
-		s = -8 * cor + 2 * mob + (bit_count(o) - bit_count(p));
-	s /= 2;
-	return s > 64 ? 64 : s < -64 ? -64 : s;
+	s += e->mob * mob + e->disc * (bit_count(p) - bit_count(o));
+	/* 1/8 discs -> 1/EVAL_FINE discs */
+	return s * (EVAL_FINE / 8);
+}
+
+int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o)
+{
+	if (e->kind == KIND_HAND)
+		return clamp_fine(hand_score(e, p, o));
+	const int empties = 64 - bit_count(p | o);
+	if (empties == 0)
+		return (bit_count(p) - bit_count(o)) * EVAL_FINE;
+	const int16_t *w = atomic_load_explicit(&active_w, memory_order_acquire)
+	                 + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
+	uint32_t f[PATTERN_FEATURES];
+	patterns_features(p, o, f);
+	int s = 0;
+	for (int i = 0; i < PATTERN_FEATURES; i++)
+		s += w[f[i]];
+	return clamp_fine(s);
+}
+
+int eval_score(const Evaluator *e, uint64_t p, uint64_t o)
+{
+	int s = eval_score_fine(e, p, o);
+	/* round half away from zero: symmetric for both sides */
+	return s >= 0 ? (s + EVAL_FINE / 2) / EVAL_FINE : -((-s + EVAL_FINE / 2) / EVAL_FINE);
+}
+
+static void install(Table *t)
+{
+	t->prev = atomic_load_explicit(&installed, memory_order_relaxed);
+	while (!atomic_compare_exchange_weak(&installed, &t->prev, t))
+		;
+	atomic_store_explicit(&active_w, t->w, memory_order_release);
 }
 
 bool eval_load_file(const char *path, char *err)
 {
-	snprintf(err, 160, "%s: weight files are not supported by the placeholder evaluation", path);
-	return false;
+	pthread_once(&once, load_builtin);
+	size_t len;
+	char msg[WEIGHTS_ERR];
+	unsigned char *buf = weights_read_file(path, 64u << 20, &len, msg);
+	if (!buf) {
+		snprintf(err, 160, "%.150s", msg);
+		return false;
+	}
+	Table *t = malloc(sizeof *t + NW * sizeof t->w[0]);
+	if (!t) {
+		free(buf);
+		snprintf(err, 160, "%s: out of memory", path);
+		return false;
+	}
+	if (!weights_decode(buf, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, t->w, msg)) {
+		free(buf);
+		free(t);
+		snprintf(err, 160, "%.60s: %.90s", path, msg);
+		return false;
+	}
+	free(buf);
+	install(t);
+	return true;
+}
+
+bool eval_set_weights(const int16_t *w)
+{
+	pthread_once(&once, load_builtin);
+	Table *t = malloc(sizeof *t + NW * sizeof t->w[0]);
+	if (!t)
+		return false;
+	memcpy(t->w, w, NW * sizeof t->w[0]);
+	install(t);
+	return true;
 }

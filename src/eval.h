@@ -22,6 +22,21 @@ const Evaluator *eval_get(int size, Variant v);
 /* Static evaluation of (p to move, o). */
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o);
 
+/* Finer-grained evaluation: the same score in 1/EVAL_FINE discs, clamped
+ * to [-64 * EVAL_FINE, 64 * EVAL_FINE]; eval_score() is this rounded to
+ * the nearest disc (halves away from zero). */
+#define EVAL_FINE 64
+int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o);
+
+/* NULL when the embedded 8x8 weights are valid; else why they are not
+ * (the evaluation then uses zero weights). */
+const char *eval_builtin_error(void);
+
+/* Install in-memory 8x8 weights (PATTERN_PHASES * PATTERN_WEIGHTS values,
+ * see patterns.h), as eval_load_file() does from a file (used by the
+ * trainer to evaluate a fit); false when out of memory. */
+bool eval_set_weights(const int16_t *w);
+
 /* Replace the built-in 8x8 normal weights by a weights file; false and a
  * message in err (>= 160 bytes) when the file is missing, corrupt or of
  * another format, in which case nothing changes. */

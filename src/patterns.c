@@ -1,0 +1,262 @@
+/*
+ * patterns.c - pattern definitions, their placements, index tables.
+ *
+ * The tables are built once at load time (constructor) from the base
+ * square lists below and never change afterwards.
+ */
+#include <string.h>
+#include "board.h"
+#include "patterns.h"
+
+/* Squares as row * 8 + column, a1 = 0.  Order matters: square k is
+ * ternary digit k. */
+typedef struct PatternDef {
+	const char *name;
+	int n;
+	int sq[PATTERN_MAX_SQUARES];
+} PatternDef;
+
+#define SQ(c, r) ((r - 1) * 8 + (c - 'a'))
+
+static const PatternDef defs[PATTERN_COUNT] = {
+	{ "edge+2x", 10, { SQ('a', 1), SQ('b', 1), SQ('c', 1), SQ('d', 1), SQ('e', 1),
+	                   SQ('f', 1), SQ('g', 1), SQ('h', 1), SQ('b', 2), SQ('g', 2) } },
+	{ "corner3x3", 9, { SQ('a', 1), SQ('b', 1), SQ('c', 1), SQ('a', 2), SQ('b', 2),
+	                    SQ('c', 2), SQ('a', 3), SQ('b', 3), SQ('c', 3) } },
+	{ "corner2x5", 10, { SQ('a', 1), SQ('b', 1), SQ('c', 1), SQ('d', 1), SQ('e', 1),
+	                     SQ('a', 2), SQ('b', 2), SQ('c', 2), SQ('d', 2), SQ('e', 2) } },
+	{ "row2", 8, { SQ('a', 2), SQ('b', 2), SQ('c', 2), SQ('d', 2), SQ('e', 2),
+	               SQ('f', 2), SQ('g', 2), SQ('h', 2) } },
+	{ "row3", 8, { SQ('a', 3), SQ('b', 3), SQ('c', 3), SQ('d', 3), SQ('e', 3),
+	               SQ('f', 3), SQ('g', 3), SQ('h', 3) } },
+	{ "row4", 8, { SQ('a', 4), SQ('b', 4), SQ('c', 4), SQ('d', 4), SQ('e', 4),
+	               SQ('f', 4), SQ('g', 4), SQ('h', 4) } },
+	{ "diag8", 8, { SQ('a', 1), SQ('b', 2), SQ('c', 3), SQ('d', 4), SQ('e', 5),
+	                SQ('f', 6), SQ('g', 7), SQ('h', 8) } },
+	{ "diag7", 7, { SQ('b', 1), SQ('c', 2), SQ('d', 3), SQ('e', 4), SQ('f', 5),
+	                SQ('g', 6), SQ('h', 7) } },
+	{ "diag6", 6, { SQ('c', 1), SQ('d', 2), SQ('e', 3), SQ('f', 4), SQ('g', 5), SQ('h', 6) } },
+	{ "diag5", 5, { SQ('d', 1), SQ('e', 2), SQ('f', 3), SQ('g', 4), SQ('h', 5) } },
+	{ "diag4", 4, { SQ('e', 1), SQ('f', 2), SQ('g', 3), SQ('h', 4) } },
+};
+
+/* One group: squares of an instance lying in distinct columns of the
+ * board (trans = 0) or of its transpose (trans = 1). */
+typedef struct Group {
+	uint64_t mask;
+	int trans;
+	int inst;
+	uint16_t tab[256];
+} Group;
+
+enum { MAX_GROUPS = 3 * PATTERN_INSTANCES };
+
+static struct {
+	uint32_t size[PATTERN_COUNT];
+	uint32_t offset[PATTERN_COUNT];
+	int ninst;
+	int inst_pattern[PATTERN_INSTANCES];
+	uint32_t inst_offset[PATTERN_INSTANCES];
+	int inst_sq[PATTERN_INSTANCES][PATTERN_MAX_SQUARES];
+	/* self-symmetries of each pattern as permutations of digit positions */
+	int nself[PATTERN_COUNT];
+	int self_perm[PATTERN_COUNT][8][PATTERN_MAX_SQUARES];
+	int ngroups;
+	Group groups[MAX_GROUPS];
+	uint32_t set_id;
+} T;
+
+static int sym_square(int sq, int s)
+{
+	return bit_first(bit_symmetry(bit_of(sq), s));
+}
+
+static uint64_t square_set(const int *sq, int n)
+{
+	uint64_t m = 0;
+	for (int k = 0; k < n; k++)
+		m |= bit_of(sq[k]);
+	return m;
+}
+
+static void add_groups(int inst)
+{
+	const int n = defs[T.inst_pattern[inst]].n;
+	const int *sq = T.inst_sq[inst];
+	/* orientation needing fewer groups: max squares in one column */
+	int best_trans = 0, best_max = 99;
+	for (int trans = 0; trans < 2; trans++) {
+		int cnt[8] = { 0 }, mx = 0;
+		for (int k = 0; k < n; k++) {
+			int c = trans ? sq[k] / 8 : sq[k] % 8;
+			if (++cnt[c] > mx)
+				mx = cnt[c];
+		}
+		if (mx < best_max) {
+			best_max = mx;
+			best_trans = trans;
+		}
+	}
+	int first = T.ngroups;
+	for (int g = 0; g < best_max; g++) {
+		Group *gr = &T.groups[T.ngroups++];
+		memset(gr, 0, sizeof *gr);
+		gr->trans = best_trans;
+		gr->inst = inst;
+	}
+	for (int k = 0; k < n; k++) {
+		int r = sq[k] / 8, c = sq[k] % 8;
+		int tsq = best_trans ? c * 8 + r : sq[k];
+		int col = tsq % 8;
+		/* first group of this instance with the column free */
+		for (int g = first; g < T.ngroups; g++) {
+			Group *gr = &T.groups[g];
+			if (!(gr->mask & (0x0101010101010101ULL << col))) {
+				gr->mask |= bit_of(tsq);
+				uint32_t pw = 1;
+				for (int j = 0; j < k; j++)
+					pw *= 3;
+				for (int byte = 0; byte < 256; byte++)
+					if (byte & (1 << col))
+						gr->tab[byte] = (uint16_t)(gr->tab[byte] + pw);
+				break;
+			}
+		}
+	}
+}
+
+__attribute__((constructor)) static void patterns_init(void)
+{
+	uint32_t off = 0, h = 2166136261u;
+	T.ninst = 0;
+	T.ngroups = 0;
+	for (int i = 0; i < PATTERN_COUNT; i++) {
+		const PatternDef *d = &defs[i];
+		uint32_t size = 1;
+		for (int k = 0; k < d->n; k++) {
+			size *= 3;
+			h = (h ^ (uint32_t)(d->sq[k] + 1)) * 16777619u;
+		}
+		h = (h ^ 0xFFu) * 16777619u;
+		T.size[i] = size;
+		T.offset[i] = off;
+		off += size;
+		const uint64_t base = square_set(d->sq, d->n);
+		T.nself[i] = 0;
+		uint64_t seen[8];
+		int nseen = 0;
+		for (int s = 0; s < 8; s++) {
+			int img[PATTERN_MAX_SQUARES];
+			for (int k = 0; k < d->n; k++)
+				img[k] = sym_square(d->sq[k], s);
+			uint64_t set = square_set(img, d->n);
+			if (set == base) {
+				/* digit k moves to the position of img[k] in the base order */
+				int *perm = T.self_perm[i][T.nself[i]++];
+				for (int k = 0; k < d->n; k++)
+					for (int j = 0; j < d->n; j++)
+						if (d->sq[j] == img[k])
+							perm[k] = j;
+			}
+			int dup = 0;
+			for (int j = 0; j < nseen; j++)
+				dup |= seen[j] == set;
+			if (dup)
+				continue;
+			seen[nseen++] = set;
+			int inst = T.ninst++;
+			T.inst_pattern[inst] = i;
+			T.inst_offset[inst] = off - size;
+			memcpy(T.inst_sq[inst], img, sizeof img);
+			add_groups(inst);
+		}
+	}
+	/* the mobility feature is part of the set too */
+	h = (h ^ (uint32_t)PATTERN_MOB_SIDE) * 16777619u;
+	T.set_id = h;
+}
+
+const char *patterns_name(int pattern) { return defs[pattern].name; }
+int patterns_squares(int pattern) { return defs[pattern].n; }
+uint32_t patterns_size(int pattern) { return T.size[pattern]; }
+uint32_t patterns_offset(int pattern) { return T.offset[pattern]; }
+int patterns_instance_pattern(int inst) { return T.inst_pattern[inst]; }
+int patterns_instance_square(int inst, int k) { return T.inst_sq[inst][k]; }
+uint32_t patterns_set_id(void) { return T.set_id; }
+
+uint32_t patterns_canonical(int pattern, uint32_t idx)
+{
+	const int n = defs[pattern].n;
+	int digit[PATTERN_MAX_SQUARES];
+	uint32_t x = idx;
+	for (int k = 0; k < n; k++) {
+		digit[k] = (int)(x % 3);
+		x /= 3;
+	}
+	uint32_t best = idx;
+	for (int s = 0; s < T.nself[pattern]; s++) {
+		const int *perm = T.self_perm[pattern][s];
+		int moved[PATTERN_MAX_SQUARES];
+		for (int k = 0; k < n; k++)
+			moved[perm[k]] = digit[k];
+		uint32_t v = 0;
+		for (int k = n - 1; k >= 0; k--)
+			v = v * 3 + (uint32_t)moved[k];
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+uint32_t patterns_mobility_index(uint64_t p, uint64_t o)
+{
+	int mp = bit_count(board_moves(p, o)), mo = bit_count(board_moves(o, p));
+	if (mp >= PATTERN_MOB_SIDE)
+		mp = PATTERN_MOB_SIDE - 1;
+	if (mo >= PATTERN_MOB_SIDE)
+		mo = PATTERN_MOB_SIDE - 1;
+	return PATTERN_MOB_OFFSET + (uint32_t)(mp * PATTERN_MOB_SIDE + mo);
+}
+
+void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
+{
+	const uint64_t M = 0x0101010101010101ULL;
+	const uint64_t b[2][2] = { { p, o }, { bit_transpose(p), bit_transpose(o) } };
+	/* local accumulators: stores to out[] could alias the tables */
+	uint32_t idx[PATTERN_INSTANCES];
+	memcpy(idx, T.inst_offset, sizeof idx);
+	const Group *gr = T.groups, *end = T.groups + T.ngroups;
+	for (; gr < end; gr++) {
+		const uint64_t *x = b[gr->trans];
+		const unsigned bp = (unsigned)(((x[0] & gr->mask) * M) >> 56);
+		const unsigned bo = (unsigned)(((x[1] & gr->mask) * M) >> 56);
+		idx[gr->inst] += (uint32_t)gr->tab[bp] + 2u * gr->tab[bo];
+	}
+	memcpy(out, idx, sizeof idx);
+	out[PATTERN_INSTANCES] = patterns_mobility_index(p, o);
+}
+
+void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
+{
+	for (int i = 0; i < T.ninst; i++) {
+		const int pat = T.inst_pattern[i];
+		uint32_t idx = 0;
+		for (int k = defs[pat].n - 1; k >= 0; k--) {
+			int sq = T.inst_sq[i][k];
+			idx = idx * 3 + ((p >> sq) & 1 ? 1u : (o >> sq) & 1 ? 2u : 0u);
+		}
+		out[i] = T.offset[pat] + idx;
+	}
+	int mp = 0, mo = 0;
+	for (int sq = 0; sq < 64; sq++) {
+		if ((p | o) & bit_of(sq))
+			continue;
+		mp += board_flips(p, o, sq) != 0;
+		mo += board_flips(o, p, sq) != 0;
+	}
+	if (mp >= PATTERN_MOB_SIDE)
+		mp = PATTERN_MOB_SIDE - 1;
+	if (mo >= PATTERN_MOB_SIDE)
+		mo = PATTERN_MOB_SIDE - 1;
+	out[PATTERN_INSTANCES] = PATTERN_MOB_OFFSET + (uint32_t)(mp * PATTERN_MOB_SIDE + mo);
+}

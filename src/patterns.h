@@ -1,0 +1,79 @@
+/*
+ * patterns.h - the feature set of the 8x8 evaluation: which squares form
+ * each pattern, where each pattern's weights live in a phase's weight
+ * vector, and fast computation of the ternary pattern indices.
+ *
+ * A pattern is an ordered list of n squares; its index on a position is
+ * sum_k 3^k * state(square_k), state 0 empty, 1 side to move, 2 opponent.
+ * Each pattern is placed on the board under the 8 symmetries; the distinct
+ * placements ("instances", 46 in all) share one weight table, the order of
+ * an instance's squares being the image of the base order under the
+ * symmetry that produced it.  A pattern that maps onto itself under some
+ * symmetry (an edge under the left-right mirror, say) has equivalent
+ * indices; the trainer ties their weights (patterns_canonical), which is
+ * what makes the evaluation exactly invariant under the 8 symmetries.
+ *
+ * Besides the patterns there is one global feature: the joint mobility
+ * table, index min(moves of p, 19) * 20 + min(moves of o, 19).
+ *
+ * Weight vector of one phase: PATTERN_WEIGHTS entries, pattern i at
+ * patterns_offset(i), the mobility table at PATTERN_MOB_OFFSET.  Phase
+ * by empties: (empties - 1) / 5, i.e. 12 phases for 1..60 empties.
+ *
+ * Fast indices: every instance is split into groups of squares lying in
+ * distinct columns of either the board or its transpose; a group's bits
+ * are gathered into one byte with a multiplication by 0x0101010101010101
+ * (exact: the masked board has at most one bit per column, so no carries)
+ * and a 256-entry table turns the byte into the group's share of the
+ * ternary index.  Pure integer arithmetic: every build computes the same
+ * indices, and tests compare them with the square-by-square reference.
+ */
+#ifndef EMILIA_PATTERNS_H
+#define EMILIA_PATTERNS_H
+
+#include <stdint.h>
+
+enum {
+	PATTERN_COUNT = 11,       /* distinct patterns */
+	PATTERN_INSTANCES = 46,   /* placements on the board */
+	PATTERN_FEATURES = 47,    /* instances + the mobility feature */
+	PATTERN_MAX_SQUARES = 10,
+	PATTERN_MOB_SIDE = 20,
+	PATTERN_MOB_SIZE = PATTERN_MOB_SIDE * PATTERN_MOB_SIDE,
+	PATTERN_MOB_OFFSET = 167265, /* sum of 3^n over the patterns */
+	PATTERN_WEIGHTS = PATTERN_MOB_OFFSET + PATTERN_MOB_SIZE,
+	PATTERN_PHASES = 12
+};
+
+/* Phase of a position with `empties` empty squares (0..60). */
+static inline int patterns_phase(int empties)
+{
+	int ph = (empties - 1) / 5;
+	return ph < 0 ? 0 : ph >= PATTERN_PHASES ? PATTERN_PHASES - 1 : ph;
+}
+
+const char *patterns_name(int pattern);
+int patterns_squares(int pattern);          /* n */
+uint32_t patterns_size(int pattern);        /* 3^n */
+uint32_t patterns_offset(int pattern);      /* in the phase's weight vector */
+int patterns_instance_pattern(int inst);    /* pattern of an instance */
+/* Square k of instance inst (0 <= k < n). */
+int patterns_instance_square(int inst, int k);
+
+/* Smallest index equivalent to idx under the pattern's self-symmetries. */
+uint32_t patterns_canonical(int pattern, uint32_t idx);
+
+/* A number that changes whenever the feature set changes (stored in
+ * weight files so that a file for another feature set is refused). */
+uint32_t patterns_set_id(void);
+
+/* Feature positions in the phase's weight vector: out[i] for instance i
+ * is patterns_offset(pattern) + index; out[46] is the mobility entry.
+ * Fast version (group tables) and the slow square-by-square reference. */
+void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
+void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
+
+/* Mobility feature entry for (p to move, o). */
+uint32_t patterns_mobility_index(uint64_t p, uint64_t o);
+
+#endif

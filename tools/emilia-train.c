@@ -1,0 +1,1000 @@
+/*
+ * emilia-train - fit the 8x8 pattern evaluation (patterns.h) to game
+ * archives and write a weight file (weights.h).
+ *
+ * Pipeline:
+ *  1. Read WTHOR files (DATA/wthor/WTH_*.wtb), Logistello's book
+ *     (DATA/Logistello_book_1999.wtb) and Logistello's self-play games
+ *     (DATA/logbook.gam.gz, read with zlib).  Malformed records are
+ *     reported on stderr and skipped.
+ *  2. Every position of every game where the side to move has a move
+ *     becomes a sample, labelled from the side to move's view with:
+ *       - WTHOR records: Black's theoretical score (perfect play from the
+ *         position at 24 empties), for every position of the game (with
+ *         --results-after: the game result after 24 empties); the
+ *         positions at 24 empties are exact and weigh --exact-weight
+ *         times more in the fit (default 5);
+ *       - Logistello book and self-play games: the game result;
+ *       - optionally (--solve N) the exact score from the engine's solver
+ *         for positions with <= N empties, cached in --cache.
+ *     Positions are merged under the 8 symmetries (canonical form) and
+ *     their labels averaged.  Games of the --test years (WTHOR only) form
+ *     the test set (solved like the training set for few empties); test
+ *     positions with fewer than 50 empties are removed from the training
+ *     set.
+ *  3. For each phase (5 empties wide; widened by 2 empties on each side
+ *     until it holds --min-positions samples, for the sparse opening
+ *     phases), the weights minimise
+ *        sum_i (prediction_i - label_i)^2 + lambda * sum_j w_j^2
+ *     by full-batch Adam.  The gradient is summed over a fixed number of
+ *     chunks, each chunk's sum in a fixed order, and the chunk sums added in
+ *     chunk order, so the result does not depend on the thread count.
+ *     Self-symmetric patterns have tied weights (patterns_canonical).
+ *  4. The weights are rounded to 1/64 disc, written to --out, installed in
+ *     the engine's evaluator, and the per-phase mean absolute error of the
+ *     engine's own eval_score() on the train and test sets is printed.
+ *
+ * --eval-only FILE skips training and reports the errors of a weight file.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+#include "endgame.h"
+#include "eval.h"
+#include "game.h"
+#include "patterns.h"
+#include "util.h"
+#include "weights.h"
+#include "wthor.h"
+
+#define NCHUNK 64
+#define HOLDOUT_EMPTIES 50
+
+typedef struct Sample {
+	uint64_t p, o;   /* canonical board, side to move = p */
+	int32_t sum;     /* sum of labels (discs, side to move's view) */
+	uint16_t cnt;
+	uint8_t empties;
+	uint8_t exact;   /* label is an exact solve or an exact WTHOR score */
+} Sample;
+
+/* Open-addressing hash set of samples keyed by (p, o). */
+typedef struct Set {
+	Sample *slot;
+	size_t cap, n;
+} Set;
+
+typedef struct Options {
+	const char *data, *out, *cache, *eval_only, *report;
+	int test_lo, test_hi;
+	int threads, epochs, solve, max_solve, ph_lo, ph_hi, min_positions;
+	double lambda, lr, fraction, exact_weight;
+	uint64_t seed;
+	bool no_mobility, no_logbook, no_book, theory_after;
+} Options;
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xFF51AFD7ED558CCDULL;
+	x ^= x >> 33;
+	x *= 0xC4CEB9FE1A85EC53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "emilia-train: %s\n", msg);
+	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t s)
+{
+	void *p = calloc(n, s);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static Sample *set_find(Set *s, uint64_t p, uint64_t o)
+{
+	size_t mask = s->cap - 1, i = mix(p ^ mix(o)) & mask;
+	while (s->slot[i].cnt && (s->slot[i].p != p || s->slot[i].o != o))
+		i = (i + 1) & mask;
+	return &s->slot[i];
+}
+
+static void set_grow(Set *s)
+{
+	Set n = { xcalloc(s->cap ? s->cap * 2 : 1 << 16, sizeof(Sample)), s->cap ? s->cap * 2 : 1 << 16, s->n };
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->slot[i].cnt)
+			*set_find(&n, s->slot[i].p, s->slot[i].o) = s->slot[i];
+	free(s->slot);
+	*s = n;
+}
+
+static void set_add(Set *s, Board b, int empties, int label, bool exact)
+{
+	if (s->n * 10 >= s->cap * 7)
+		set_grow(s);
+	Board c = board_canonical(b, NULL);
+	Sample *x = set_find(s, c.p, c.o);
+	if (!x->cnt) {
+		x->p = c.p;
+		x->o = c.o;
+		x->empties = (uint8_t)empties;
+		s->n++;
+	}
+	if (x->exact && !exact)
+		return;          /* an exact label beats game results */
+	if (exact && !x->exact) {
+		x->sum = 0;
+		x->cnt = 0;
+		x->exact = 1;
+	}
+	if (x->cnt < 65535) {
+		x->sum += label;
+		x->cnt++;
+	}
+}
+
+static bool set_has(const Set *s, uint64_t p, uint64_t o)
+{
+	if (!s->cap)
+		return false;
+	size_t mask = s->cap - 1, i = mix(p ^ mix(o)) & mask;
+	while (s->slot[i].cnt) {
+		if (s->slot[i].p == p && s->slot[i].o == o)
+			return true;
+		i = (i + 1) & mask;
+	}
+	return false;
+}
+
+/* ---- reading games ---------------------------------------------------- */
+
+typedef struct Stats {
+	long games, rejected, positions;
+} Stats;
+
+static void add_game(const Options *o, const WthorGame *w, Set *set, Stats *st)
+{
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	for (int n = 0; n < w->nmoves; n++) {
+		if (game_must_pass(&g))
+			game_play(&g, BOARD_PASS);
+		int e = game_empties(&g);
+		bool exact = w->has_theory && e == w->theory_depth;
+		int black = w->has_theory && (e >= w->theory_depth || o->theory_after)
+		          ? w->black_theory : w->black_final;
+		set_add(set, g.board, e, g.side == BLACK ? black : -black, exact);
+		st->positions++;
+		if (game_play(&g, w->moves[n]) != GAME_OK)
+			die("internal error: replay of a checked game failed");
+	}
+	st->games++;
+}
+
+static bool keep_game(const Options *o, uint64_t id)
+{
+	if (o->fraction >= 1.0)
+		return true;
+	return (double)(mix(id ^ mix(o->seed)) >> 11) / 9007199254740992.0 < o->fraction;
+}
+
+static void read_wtb(const Options *o, const char *path, Set *train, Set *test, Stats *st,
+                     bool is_wthor, uint64_t *gid)
+{
+	char err[WEIGHTS_ERR];
+	size_t len;
+	unsigned char *buf = weights_read_file(path, 64u << 20, &len, err);
+	if (!buf) {
+		fprintf(stderr, "emilia-train: %s (skipped)\n", err);
+		return;
+	}
+	WthorHeader h;
+	if (!wthor_header(buf, len, &h, err)) {
+		fprintf(stderr, "emilia-train: %s: %s (skipped)\n", path, err);
+		free(buf);
+		return;
+	}
+	if (err[0])
+		fprintf(stderr, "emilia-train: %s: %s\n", path, err);
+	bool is_test = is_wthor && h.year >= o->test_lo && h.year <= o->test_hi;
+	for (uint32_t i = 0; i < h.nrecords; i++) {
+		WthorGame w;
+		if (!wthor_record(buf, &h, i, &w, err)) {
+			fprintf(stderr, "emilia-train: %s: %s (skipped)\n", path, err);
+			st->rejected++;
+			continue;
+		}
+		if (!is_wthor)
+			w.has_theory = false;
+		if (!is_test && !keep_game(o, (*gid)++))
+			continue;
+		add_game(o, &w, is_test ? test : train, st);
+	}
+	free(buf);
+}
+
+static void read_logbook(const Options *o, const char *path, Set *train, Stats *st, uint64_t *gid)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "emilia-train: %s: cannot open (skipped)\n", path);
+		return;
+	}
+	char line[1024];
+	long ln = 0;
+	while (gzgets(f, line, sizeof line)) {
+		ln++;
+		size_t l = strlen(line);
+		if (l == sizeof line - 1 && line[l - 1] != '\n') {
+			fprintf(stderr, "emilia-train: %s:%ld: line too long (skipped)\n", path, ln);
+			st->rejected++;
+			int c;
+			while ((c = gzgetc(f)) >= 0 && c != '\n')
+				;
+			continue;
+		}
+		WthorGame w;
+		char err[WTHOR_ERR];
+		if (!wthor_logbook_line(line, &w, err)) {
+			fprintf(stderr, "emilia-train: %s:%ld: %s (skipped)\n", path, ln, err);
+			st->rejected++;
+			continue;
+		}
+		if (!keep_game(o, (*gid)++))
+			continue;
+		add_game(o, &w, train, st);
+	}
+	gzclose(f);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void read_all(const Options *o, Set *train, Set *test)
+{
+	Stats st = { 0, 0, 0 };
+	char path[4096];
+	uint64_t gid = 0;
+	/* WTHOR years in order */
+	char *names[200];
+	int nn = 0;
+	for (int y = 1970; y < 2100 && nn < 200; y++) {
+		snprintf(path, sizeof path, "%s/wthor/WTH_%d.wtb", o->data, y);
+		FILE *f = fopen(path, "rb");
+		if (f) {
+			fclose(f);
+			names[nn++] = strdup(path);
+		}
+	}
+	qsort(names, (size_t)nn, sizeof *names, cmp_str);
+	if (!nn)
+		fprintf(stderr, "emilia-train: no %s/wthor/WTH_*.wtb files\n", o->data);
+	for (int i = 0; i < nn; i++) {
+		read_wtb(o, names[i], train, test, &st, true, &gid);
+		free(names[i]);
+	}
+	fprintf(stderr, "wthor: %ld games, %ld rejected\n", st.games, st.rejected);
+	if (!o->no_book) {
+		snprintf(path, sizeof path, "%s/Logistello_book_1999.wtb", o->data);
+		read_wtb(o, path, train, test, &st, false, &gid);
+		fprintf(stderr, "+ Logistello book: %ld games, %ld rejected\n", st.games, st.rejected);
+	}
+	if (!o->no_logbook) {
+		snprintf(path, sizeof path, "%s/logbook.gam.gz", o->data);
+		read_logbook(o, path, train, &st, &gid);
+		fprintf(stderr, "+ logbook: %ld games, %ld rejected\n", st.games, st.rejected);
+	}
+	/* hold-out: no test position (up to symmetry) with fewer than
+	 * HOLDOUT_EMPTIES empties is trained on; the first moves of the
+	 * opening are common to nearly every game (the start position among
+	 * them), their labels are averages over thousands of games, and the
+	 * opening phases would be left without them */
+	size_t removed = 0;
+	for (size_t i = 0; i < train->cap; i++)
+		if (train->slot[i].cnt && train->slot[i].empties < HOLDOUT_EMPTIES
+		    && set_has(test, train->slot[i].p, train->slot[i].o)) {
+			train->slot[i].cnt = 0xFFFF; /* tombstone: kept in the probe chain */
+			train->slot[i].exact = 2;
+			removed++;
+		}
+	fprintf(stderr, "positions: %ld read, %zu unique training, %zu test, %zu training positions "
+	        "dropped as test positions\n", st.positions, train->n - removed, test->n, removed);
+}
+
+/* ---- exact labels from the solver, cached ------------------------------ */
+
+typedef struct CacheRec {
+	uint64_t p, o;
+	int8_t score;
+} CacheRec;
+
+typedef struct SolveJob {
+	Sample **todo;
+	size_t n;
+	_Atomic size_t next;
+	int8_t *score;
+} SolveJob;
+
+static void *solve_worker(void *arg)
+{
+	SolveJob *j = arg;
+	EndgameOptions eo = endgame_default_options();
+	for (;;) {
+		size_t i = atomic_fetch_add(&j->next, 1);
+		if (i >= j->n)
+			break;
+		Board b = { j->todo[i]->p, j->todo[i]->o };
+		EndgameResult r = endgame_solve(b, &eo);
+		j->score[i] = (int8_t)r.score;
+	}
+	return NULL;
+}
+
+static void solve_labels(const Options *o, Set *s)
+{
+	if (o->solve <= 0)
+		return;
+	/* load the cache */
+	Set cache = { 0, 0, 0 };
+	set_grow(&cache);
+	size_t loaded = 0;
+	FILE *f = o->cache ? fopen(o->cache, "rb") : NULL;
+	if (f) {
+		unsigned char rec[17];
+		while (fread(rec, 1, 17, f) == 17) {
+			uint64_t p = 0, q = 0;
+			for (int k = 7; k >= 0; k--) {
+				p = p << 8 | rec[k];
+				q = q << 8 | rec[8 + k];
+			}
+			int sc = (int8_t)rec[16];
+			if ((p & q) || sc < -64 || sc > 64)
+				continue;
+			Board b = { p, q };
+			set_add(&cache, b, 64 - bit_count(p | q), sc, true);
+			loaded++;
+		}
+		fclose(f);
+	}
+	/* the first --max-solve eligible positions in table order (a fixed
+	 * order for fixed inputs), whether cached or not: a rerun with a warm
+	 * cache labels exactly the same positions */
+	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
+	size_t n = 0, hit = 0, k = 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		Sample *x = &s->slot[i];
+		if (!x->cnt || x->exact == 2 || x->empties > o->solve || x->exact)
+			continue;
+		if (k++ >= (size_t)o->max_solve)
+			break;
+		Sample *c = set_find(&cache, x->p, x->o);
+		if (c->cnt) {
+			x->sum = c->sum;
+			x->cnt = 1;
+			x->exact = 1;
+			hit++;
+		} else {
+			todo[n++] = x;
+		}
+	}
+	fprintf(stderr, "exact labels: %zu from the cache (%zu records), solving %zu positions "
+	        "with <= %d empties\n", hit, loaded, n, o->solve);
+	double t0 = util_now();
+	SolveJob job = { todo, n, 0, xcalloc(n + 1, 1) };
+	pthread_t th[64];
+	for (int t = 0; t < o->threads; t++)
+		pthread_create(&th[t], NULL, solve_worker, &job);
+	for (int t = 0; t < o->threads; t++)
+		pthread_join(th[t], NULL);
+	FILE *out = o->cache ? fopen(o->cache, "ab") : NULL;
+	for (size_t i = 0; i < n; i++) {
+		todo[i]->sum = job.score[i];
+		todo[i]->cnt = 1;
+		todo[i]->exact = 1;
+		if (out) {
+			unsigned char rec[17];
+			for (int b = 0; b < 8; b++) {
+				rec[b] = (unsigned char)(todo[i]->p >> (8 * b));
+				rec[8 + b] = (unsigned char)(todo[i]->o >> (8 * b));
+			}
+			rec[16] = (unsigned char)job.score[i];
+			fwrite(rec, 1, 17, out);
+		}
+	}
+	if (out)
+		fclose(out);
+	fprintf(stderr, "solved %zu positions in %.1f s\n", n, util_now() - t0);
+	free(job.score);
+	free(todo);
+	free(cache.slot);
+}
+
+/* ---- fitting ----------------------------------------------------------- */
+
+typedef struct Fit {
+	size_t n;
+	uint32_t *feat;   /* n * PATTERN_FEATURES canonical weight positions */
+	float *label;
+	float *sw;        /* sample weights */
+	float *w;         /* PATTERN_WEIGHTS */
+	float *grad[NCHUNK];
+	double sse[NCHUNK];
+	int nthreads;
+	int next_chunk;
+	pthread_mutex_t lock;
+} Fit;
+
+static uint32_t *canon_map;   /* PATTERN_WEIGHTS: canonical position of each weight */
+
+static void build_canon_map(void)
+{
+	canon_map = xcalloc(PATTERN_WEIGHTS, sizeof *canon_map);
+	for (int pt = 0; pt < PATTERN_COUNT; pt++) {
+		uint32_t off = patterns_offset(pt);
+		for (uint32_t i = 0; i < patterns_size(pt); i++)
+			canon_map[off + i] = off + patterns_canonical(pt, i);
+	}
+	for (uint32_t i = PATTERN_MOB_OFFSET; i < PATTERN_WEIGHTS; i++)
+		canon_map[i] = i;
+}
+
+static void *grad_worker(void *arg)
+{
+	Fit *f = arg;
+	for (;;) {
+		pthread_mutex_lock(&f->lock);
+		int c = f->next_chunk++;
+		pthread_mutex_unlock(&f->lock);
+		if (c >= NCHUNK)
+			break;
+		float *g = f->grad[c];
+		memset(g, 0, PATTERN_WEIGHTS * sizeof *g);
+		size_t lo = f->n * (size_t)c / NCHUNK, hi = f->n * (size_t)(c + 1) / NCHUNK;
+		double sse = 0;
+		for (size_t i = lo; i < hi; i++) {
+			const uint32_t *x = f->feat + i * PATTERN_FEATURES;
+			float s = 0;
+			for (int k = 0; k < PATTERN_FEATURES; k++)
+				s += f->w[x[k]];
+			float r = s - f->label[i];
+			sse += (double)r * r;
+			r *= f->sw[i];
+			for (int k = 0; k < PATTERN_FEATURES; k++)
+				g[x[k]] += r;
+		}
+		f->sse[c] = sse;
+	}
+	return NULL;
+}
+
+static double gradient(Fit *f, float *g)
+{
+	f->next_chunk = 0;
+	pthread_t th[64];
+	for (int t = 0; t < f->nthreads; t++)
+		pthread_create(&th[t], NULL, grad_worker, f);
+	for (int t = 0; t < f->nthreads; t++)
+		pthread_join(th[t], NULL);
+	memset(g, 0, PATTERN_WEIGHTS * sizeof *g);
+	double sse = 0;
+	for (int c = 0; c < NCHUNK; c++) {
+		for (size_t j = 0; j < PATTERN_WEIGHTS; j++)
+			g[j] += f->grad[c][j];
+		sse += f->sse[c];
+	}
+	return sse;
+}
+
+/* Fit one phase; w receives the weights in discs (every position, tied). */
+static void fit_phase(const Options *o, Fit *f, int ph)
+{
+	float *g = xcalloc(PATTERN_WEIGHTS, sizeof *g);
+	float *m = xcalloc(PATTERN_WEIGHTS, sizeof *m);
+	float *v = xcalloc(PATTERN_WEIGHTS, sizeof *v);
+	memset(f->w, 0, PATTERN_WEIGHTS * sizeof *f->w);
+	const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+	double t0 = util_now();
+	for (int ep = 1; ep <= o->epochs; ep++) {
+		double sse = gradient(f, g);
+		/* learning rate: cosine decay to 5% */
+		double lr = o->lr * (0.05 + 0.95 * 0.5 * (1 + cos(M_PI * (ep - 1) / o->epochs)));
+		double c1 = 1 - pow(b1, ep), c2 = 1 - pow(b2, ep);
+		for (size_t j = 0; j < PATTERN_WEIGHTS; j++) {
+			if (o->no_mobility && j >= PATTERN_MOB_OFFSET)
+				continue;
+			double gj = (double)g[j] + o->lambda * f->w[j];
+			if (gj == 0 && m[j] == 0)
+				continue;
+			m[j] = (float)(b1 * m[j] + (1 - b1) * gj);
+			v[j] = (float)(b2 * v[j] + (1 - b2) * gj * gj);
+			f->w[j] -= (float)(lr * (m[j] / c1) / (sqrt(v[j] / c2) + eps));
+		}
+		if (ep == 1 || ep % 50 == 0 || ep == o->epochs)
+			fprintf(stderr, "  phase %2d epoch %4d: train rmse %.3f (%.0f s)\n", ph, ep,
+			        sqrt(sse / (double)(f->n ? f->n : 1)), util_now() - t0);
+	}
+	free(g);
+	free(m);
+	free(v);
+}
+
+static void features(uint64_t p, uint64_t o, uint32_t *x)
+{
+	patterns_features(p, o, x);
+	for (int k = 0; k < PATTERN_FEATURES; k++)
+		x[k] = canon_map[x[k]];
+}
+
+static void train(const Options *o, Set *s, int16_t *out)
+{
+	Fit f;
+	memset(&f, 0, sizeof f);
+	f.nthreads = o->threads;
+	pthread_mutex_init(&f.lock, NULL);
+	f.w = xcalloc(PATTERN_WEIGHTS, sizeof *f.w);
+	for (int c = 0; c < NCHUNK; c++)
+		f.grad[c] = xcalloc(PATTERN_WEIGHTS, sizeof(float));
+	for (int ph = o->ph_lo; ph <= o->ph_hi; ph++) {
+		/* the phase's empties, widened on both sides while there are fewer
+		 * than --min-positions samples (the opening phases are sparse) */
+		int lo = ph * 5 + 1, hi = ph * 5 + 5;
+		size_t n;
+		for (;;) {
+			n = 0;
+			for (size_t i = 0; i < s->cap; i++)
+				n += s->slot[i].cnt && s->slot[i].exact != 2 && s->slot[i].empties >= lo
+				     && s->slot[i].empties <= hi;
+			if (n >= (size_t)o->min_positions || (lo <= 1 && hi >= 60))
+				break;
+			lo = lo > 2 ? lo - 2 : 1;
+			hi = hi < 58 ? hi + 2 : 60;
+		}
+		f.n = n;
+		f.feat = xcalloc(n * PATTERN_FEATURES + 1, sizeof *f.feat);
+		f.label = xcalloc(n + 1, sizeof *f.label);
+		f.sw = xcalloc(n + 1, sizeof *f.sw);
+		n = 0;
+		for (size_t i = 0; i < s->cap; i++) {
+			const Sample *x = &s->slot[i];
+			if (!x->cnt || x->exact == 2 || x->empties < lo || x->empties > hi)
+				continue;
+			features(x->p, x->o, f.feat + n * PATTERN_FEATURES);
+			f.label[n] = (float)x->sum / x->cnt;
+			/* positions reached in many games have reliable (averaged)
+			 * labels: weight sqrt(count), at most 32 */
+			f.sw[n] = (x->exact ? (float)o->exact_weight : 1.0f)
+			        * (float)sqrt(x->cnt < 1024 ? x->cnt : 1024);
+			n++;
+		}
+		fprintf(stderr, "phase %d (%d-%d empties): %zu positions with %d-%d empties\n", ph,
+		        ph * 5 + 1, ph * 5 + 5, n, lo, hi);
+		fit_phase(o, &f, ph);
+		int16_t *w = out + (size_t)ph * PATTERN_WEIGHTS;
+		for (size_t j = 0; j < PATTERN_WEIGHTS; j++) {
+			double q = floor(f.w[canon_map[j]] * WEIGHTS_SCALE + 0.5);
+			w[j] = (int16_t)(q > 32767 ? 32767 : q < -32767 ? -32767 : q);
+		}
+		free(f.feat);
+		free(f.label);
+		free(f.sw);
+	}
+	for (int c = 0; c < NCHUNK; c++)
+		free(f.grad[c]);
+	free(f.w);
+	pthread_mutex_destroy(&f.lock);
+}
+
+/* ---- reporting ---------------------------------------------------------- */
+
+static void report(const char *name, const Set *s, FILE *rep)
+{
+	const Evaluator *ev = eval_get(8, VARIANT_NORMAL);
+	double err[PATTERN_PHASES] = { 0 }, err24 = 0, ex[PATTERN_PHASES] = { 0 };
+	long cnt[PATTERN_PHASES] = { 0 }, n24 = 0, nex[PATTERN_PHASES] = { 0 };
+	for (size_t i = 0; i < s->cap; i++) {
+		const Sample *x = &s->slot[i];
+		if (!x->cnt || x->exact == 2)
+			continue;
+		double d = fabs(eval_score(ev, x->p, x->o) - (double)x->sum / x->cnt);
+		int ph = patterns_phase(x->empties);
+		err[ph] += d;
+		cnt[ph]++;
+		if (x->exact) {
+			ex[ph] += d;
+			nex[ph]++;
+		}
+		if (x->empties == 24 && x->exact) {
+			err24 += d;
+			n24++;
+		}
+	}
+	FILE *fs[2] = { stdout, rep };
+	for (int k = 0; k < 2; k++) {
+		FILE *fo = fs[k];
+		if (!fo)
+			continue;
+		fprintf(fo, "%s set: mean absolute error of eval_score per phase (discs)\n", name);
+		fprintf(fo, "  %-9s %9s %7s %9s %7s\n", "empties", "positions", "MAE", "exact", "MAE");
+		for (int ph = 0; ph < PATTERN_PHASES; ph++)
+			fprintf(fo, "  %2d-%-6d %9ld %7.2f %9ld %7.2f\n", ph * 5 + 1, ph * 5 + 5, cnt[ph],
+			        cnt[ph] ? err[ph] / cnt[ph] : 0.0, nex[ph], nex[ph] ? ex[ph] / nex[ph] : 0.0);
+		fprintf(fo, "  %s positions at 24 empties with exact WTHOR scores: %ld, MAE %.3f\n",
+		        name, n24, n24 ? err24 / n24 : 0.0);
+	}
+}
+
+/* ---- the hand-tuned evaluations: measure, and fit their parameters ------ */
+
+/* Square class under the board's 8 symmetries: (min distance to an edge
+ * row, to an edge column), sorted. */
+static int square_class(int sq, int size)
+{
+	int r = sq / 8, c = sq % 8;
+	int a = r < size - 1 - r ? r : size - 1 - r, b = c < size - 1 - c ? c : size - 1 - c;
+	if (a > b) {
+		int t = a;
+		a = b;
+		b = t;
+	}
+	return a * 4 + b; /* a <= b < 4 */
+}
+
+enum { HAND_NF = 17 }; /* 16 class slots + mobility */
+
+static void hand_features(uint64_t p, uint64_t o, int size, double *x)
+{
+	const uint64_t geo = board_geometry(size);
+	memset(x, 0, HAND_NF * sizeof *x);
+	for (int sq = 0; sq < 64; sq++) {
+		if (!(geo & bit_of(sq)))
+			continue;
+		int c = square_class(sq, size);
+		x[c] += (double)((p >> sq) & 1) - (double)((o >> sq) & 1);
+	}
+	x[16] = bit_count(board_moves(p, o) & geo) - bit_count(board_moves(o, p) & geo);
+}
+
+/* Least squares with a small ridge by Gaussian elimination. */
+static void solve_normal(double a[HAND_NF][HAND_NF], double *b, double *w)
+{
+	int n = HAND_NF;
+	for (int i = 0; i < n; i++)
+		a[i][i] += 1e-3;
+	for (int i = 0; i < n; i++) {
+		int piv = i;
+		for (int k = i + 1; k < n; k++)
+			if (fabs(a[k][i]) > fabs(a[piv][i]))
+				piv = k;
+		for (int j = 0; j < n; j++) {
+			double t = a[i][j];
+			a[i][j] = a[piv][j];
+			a[piv][j] = t;
+		}
+		double t = b[i];
+		b[i] = b[piv];
+		b[piv] = t;
+		for (int k = i + 1; k < n; k++) {
+			double f = a[k][i] / a[i][i];
+			for (int j = i; j < n; j++)
+				a[k][j] -= f * a[i][j];
+			b[k] -= f * b[i];
+		}
+	}
+	for (int i = n - 1; i >= 0; i--) {
+		double s = b[i];
+		for (int j = i + 1; j < n; j++)
+			s -= a[i][j] * w[j];
+		w[i] = s / a[i][i];
+	}
+}
+
+/* Random positions of random games with lo..hi empties, solved exactly;
+ * fit the class values and the mobility weight on half of them, report
+ * the mean absolute error of the current hand-tuned evaluation and of the
+ * fit on the other half, and print the fitted values (1/8 discs). */
+static int fit_hand(int npos, int size, Variant v, int lo, int hi, uint64_t seed)
+{
+	const uint64_t geo = board_geometry(size);
+	const Evaluator *ev = eval_get(size, v);
+	EndgameOptions eo = endgame_default_options();
+	eo.size = size;
+	eo.variant = v;
+	uint64_t rng = mix(seed + 1);
+	double (*x)[HAND_NF] = xcalloc((size_t)npos, sizeof *x);
+	int *y = xcalloc((size_t)npos, sizeof *y), *cur = xcalloc((size_t)npos, sizeof *cur);
+	double t0 = util_now();
+	for (int i = 0; i < npos;) {
+		Board b = board_start(size);
+		int target = lo + (int)((rng = mix(rng)) % (uint64_t)(hi - lo + 1));
+		bool ok = true;
+		while (bit_count(geo & ~(b.p | b.o)) > target) {
+			uint64_t m = board_moves(b.p, b.o) & geo;
+			if (!m) {
+				if (!(board_moves(b.o, b.p) & geo)) {
+					ok = false;
+					break;
+				}
+				b = board_pass(b);
+				continue;
+			}
+			for (int j = (int)((rng = mix(rng)) % (uint64_t)bit_count(m)); j > 0; j--)
+				m = bit_pop(m);
+			int sq = bit_first(m);
+			b = board_apply(b, sq, board_flips(b.p, b.o, sq));
+		}
+		if (!ok || !(board_moves(b.p, b.o) & geo))
+			continue;
+		EndgameResult r = endgame_solve(b, &eo);
+		y[i] = r.score;
+		cur[i] = eval_score(ev, b.p, b.o);
+		hand_features(b.p, b.o, size, x[i]);
+		i++;
+	}
+	double a[HAND_NF][HAND_NF] = { { 0 } }, rhs[HAND_NF] = { 0 }, w[HAND_NF] = { 0 };
+	int half = npos / 2;
+	for (int i = 0; i < half; i++)
+		for (int j = 0; j < HAND_NF; j++) {
+			rhs[j] += x[i][j] * y[i];
+			for (int k = 0; k < HAND_NF; k++)
+				a[j][k] += x[i][j] * x[i][k];
+		}
+	solve_normal(a, rhs, w);
+	double e_cur = 0, e_fit = 0, e_zero = 0;
+	for (int i = half; i < npos; i++) {
+		double s = 0;
+		for (int j = 0; j < HAND_NF; j++)
+			s += w[j] * x[i][j];
+		e_fit += fabs(s - y[i]);
+		e_cur += abs(cur[i] - y[i]);
+		e_zero += fabs((double)y[i]);
+	}
+	int m = npos - half;
+	printf("%dx%d %s, %d positions with %d-%d empties (solved in %.1f s): MAE on the held-out half: "
+	       "current evaluation %.2f, fitted %.2f, constant 0 %.2f\n", size, size,
+	       v == VARIANT_ANTI ? "anti" : "normal", npos, lo, hi, util_now() - t0, e_cur / m,
+	       e_fit / m, e_zero / m);
+	printf("  square values (1/8 discs), row by row:");
+	for (int sq = 0; sq < 64; sq++) {
+		if (sq % 8 == 0)
+			printf("\n   ");
+		int val = (geo & bit_of(sq)) ? (int)lround(8 * w[square_class(sq, size)]) : 0;
+		printf(" %d,", val);
+	}
+	printf("\n  mobility weight (1/8 discs): %ld\n", lround(8 * w[16]));
+	free(x);
+	free(y);
+	free(cur);
+	return 0;
+}
+
+/* The evaluation this one replaced (mobility difference + 4 discs per
+ * corner, the pre-pattern placeholder) expressed as a weight file, for
+ * strength matches against it: the corner is digit 0 of every corner 3x3
+ * instance, the mobility table holds the difference (mobility counts
+ * above 19 are clamped, the only deviation). */
+static int write_placeholder(const char *path)
+{
+	size_t n = (size_t)PATTERN_PHASES * PATTERN_WEIGHTS;
+	int16_t *w = xcalloc(n, sizeof *w);
+	for (int ph = 0; ph < PATTERN_PHASES; ph++) {
+		int16_t *x = w + (size_t)ph * PATTERN_WEIGHTS;
+		for (uint32_t i = 0; i < patterns_size(1); i++)
+			x[patterns_offset(1) + i] = (int16_t)(i % 3 == 1 ? 4 * WEIGHTS_SCALE
+			                                      : i % 3 == 2 ? -4 * WEIGHTS_SCALE : 0);
+		for (int mp = 0; mp < PATTERN_MOB_SIDE; mp++)
+			for (int mo = 0; mo < PATTERN_MOB_SIDE; mo++)
+				x[PATTERN_MOB_OFFSET + mp * PATTERN_MOB_SIDE + mo] = (int16_t)((mp - mo) * WEIGHTS_SCALE);
+	}
+	size_t len;
+	char err[WEIGHTS_ERR];
+	unsigned char *img = weights_encode(w, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
+	if (!img || !weights_write_file(path, img, len, err))
+		die(img ? err : "out of memory");
+	free(img);
+	free(w);
+	printf("wrote %s\n", path);
+	return 0;
+}
+
+/* Evaluations per second over positions of random games; the signature
+ * (sum of scores) must be the same on every build. */
+static int speed(long n)
+{
+	const Evaluator *ev = eval_get(8, VARIANT_NORMAL);
+	enum { NPOS = 1 << 16 };
+	Board *pos = xcalloc(NPOS, sizeof *pos);
+	uint64_t rng = 42;
+	for (int i = 0; i < NPOS; i++) {
+		Board b = board_start(8);
+		int plies = 4 + i % 52;
+		for (int k = 0; k < plies; k++) {
+			uint64_t m = board_moves(b.p, b.o);
+			if (!m) {
+				if (!board_moves(b.o, b.p))
+					break;
+				b = board_pass(b);
+				continue;
+			}
+			rng = mix(rng + 1);
+			for (int j = (int)(rng % (uint64_t)bit_count(m)); j > 0; j--)
+				m = bit_pop(m);
+			int sq = bit_first(m);
+			b = board_apply(b, sq, board_flips(b.p, b.o, sq));
+		}
+		pos[i] = b;
+	}
+	double best = 0, best_cpu = 0;
+	int64_t sig = 0;
+	for (int rep = 0; rep < 5; rep++) {
+		int64_t s = 0;
+		double t0 = util_now(), c0 = (double)clock() / CLOCKS_PER_SEC;
+		for (long i = 0; i < n; i++)
+			s += eval_score_fine(ev, pos[i & (NPOS - 1)].p, pos[i & (NPOS - 1)].o) * (1 + (i & 7));
+		double r = (double)n / (util_now() - t0);
+		double rc = (double)n / ((double)clock() / CLOCKS_PER_SEC - c0 + 1e-9);
+		if (r > best)
+			best = r;
+		if (rc > best_cpu)
+			best_cpu = rc;
+		sig = s;
+	}
+	printf("eval speed: %.2f M evaluations/s wall, %.2f M per CPU second (best of 5 x %ld, "
+	       "kernel %s), signature %lld\n", best / 1e6, best_cpu / 1e6, n, board_kernel_name(),
+	       (long long)sig);
+	free(pos);
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+	        "usage: emilia-train --data DIR [--out FILE] [--test Y1-Y2] [--threads N]\n"
+	        "                    [--epochs N] [--lr X] [--lambda X] [--seed S] [--fraction F]\n"
+	        "                    [--solve EMPTIES] [--max-solve N] [--cache FILE] [--report FILE]\n"
+	        "                    [--phases A-B] [--no-mobility] [--no-logbook] [--no-book] [--eval-only WEIGHTS]\n"
+	        "                    [--exact-weight W] [--results-after] [--min-positions N]\n"
+	        "       emilia-train --speed N   (evaluations per second)\n"
+	        "       emilia-train --write-placeholder FILE   (the previous evaluation as weights)\n"
+	        "       emilia-train --fit-hand N   (fit and measure the 6x6 and Anti evaluations)\n"
+	        "DIR holds wthor/WTH_*.wtb, Logistello_book_1999.wtb and logbook.gam.gz.\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	Options o = { 0 };
+	o.out = "data/eval.bin";
+	o.test_lo = 2016;
+	o.test_hi = 2017;
+	o.threads = 2;
+	o.epochs = 150;
+	o.lr = 0.3;
+	o.lambda = 1.0;
+	o.fraction = 1.0;
+	o.exact_weight = 5.0;
+	o.min_positions = 300000;
+	o.theory_after = true;
+	o.max_solve = 1000000;
+	o.ph_hi = PATTERN_PHASES - 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		long l;
+		if (!strcmp(a, "--speed") && v && util_parse_int(v, 1, 1000000000, &l))
+			return speed(l);
+		if (!strcmp(a, "--write-placeholder") && v)
+			return write_placeholder(v);
+		if (!strcmp(a, "--fit-hand") && v && util_parse_int(v, 100, 10000000, &l)) {
+			fit_hand((int)l, 6, VARIANT_NORMAL, 6, 18, 1);
+			fit_hand((int)l, 6, VARIANT_ANTI, 6, 18, 2);
+			fit_hand((int)l, 8, VARIANT_ANTI, 8, 14, 3);
+			return 0;
+		}
+		if (!strcmp(a, "--no-mobility"))
+			o.no_mobility = true;
+		else if (!strcmp(a, "--no-logbook"))
+			o.no_logbook = true;
+		else if (!strcmp(a, "--results-after"))
+			o.theory_after = false;
+		else if (!strcmp(a, "--no-book"))
+			o.no_book = true;
+		else if (!v)
+			return usage();
+		else if (i++, !strcmp(a, "--data"))
+			o.data = v;
+		else if (!strcmp(a, "--out"))
+			o.out = v;
+		else if (!strcmp(a, "--cache"))
+			o.cache = v;
+		else if (!strcmp(a, "--report"))
+			o.report = v;
+		else if (!strcmp(a, "--eval-only"))
+			o.eval_only = v;
+		else if (!strcmp(a, "--phases")) {
+			if (sscanf(v, "%d-%d", &o.ph_lo, &o.ph_hi) != 2 || o.ph_lo < 0 || o.ph_hi >= PATTERN_PHASES
+			    || o.ph_lo > o.ph_hi)
+				return usage();
+		} else if (!strcmp(a, "--test")) {
+			if (sscanf(v, "%d-%d", &o.test_lo, &o.test_hi) != 2)
+				return usage();
+		} else if (!strcmp(a, "--threads") && util_parse_int(v, 1, 64, &l))
+			o.threads = (int)l;
+		else if (!strcmp(a, "--epochs") && util_parse_int(v, 1, 100000, &l))
+			o.epochs = (int)l;
+		else if (!strcmp(a, "--solve") && util_parse_int(v, 0, 30, &l))
+			o.solve = (int)l;
+		else if (!strcmp(a, "--min-positions") && util_parse_int(v, 0, 100000000, &l))
+			o.min_positions = (int)l;
+		else if (!strcmp(a, "--max-solve") && util_parse_int(v, 0, 100000000, &l))
+			o.max_solve = (int)l;
+		else if (!strcmp(a, "--seed"))
+			o.seed = strtoull(v, NULL, 10);
+		else if (!strcmp(a, "--lr"))
+			o.lr = atof(v);
+		else if (!strcmp(a, "--lambda"))
+			o.lambda = atof(v);
+		else if (!strcmp(a, "--exact-weight"))
+			o.exact_weight = atof(v);
+		else if (!strcmp(a, "--fraction"))
+			o.fraction = atof(v);
+		else {
+			fprintf(stderr, "emilia-train: bad argument %s %s\n", a, v);
+			return usage();
+		}
+	}
+	if (!o.data)
+		return usage();
+	double t0 = util_now();
+	build_canon_map();
+	Set train_set = { 0, 0, 0 }, test_set = { 0, 0, 0 };
+	set_grow(&train_set);
+	set_grow(&test_set);
+	read_all(&o, &train_set, &test_set);
+	fprintf(stderr, "read in %.0f s\n", util_now() - t0);
+	char err[WEIGHTS_ERR];
+	solve_labels(&o, &test_set);
+	if (o.eval_only) {
+		if (!eval_load_file(o.eval_only, err))
+			die(err);
+	} else {
+		solve_labels(&o, &train_set);
+		int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
+		train(&o, &train_set, w);
+		size_t len;
+		unsigned char *img = weights_encode(w, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
+		if (!img)
+			die("out of memory");
+		if (!weights_write_file(o.out, img, len, err))
+			die(err);
+		fprintf(stderr, "wrote %s (%zu bytes) after %.0f s\n", o.out, len, util_now() - t0);
+		free(img);
+		if (!eval_set_weights(w))
+			die("out of memory");
+		free(w);
+	}
+	FILE *rep = o.report ? fopen(o.report, "w") : NULL;
+	if (rep)
+		fprintf(rep, "emilia-train: epochs %d lr %g lambda %g fraction %g seed %llu mobility %s "
+		        "test years %d-%d\n", o.epochs, o.lr, o.lambda, o.fraction,
+		        (unsigned long long)o.seed, o.no_mobility ? "off" : "on", o.test_lo, o.test_hi);
+	report("train", &train_set, rep);
+	report("test", &test_set, rep);
+	if (rep)
+		fclose(rep);
+	fprintf(stderr, "total %.0f s\n", util_now() - t0);
+	free(train_set.slot);
+	free(test_set.slot);
+	return 0;
+}
