@@ -26,8 +26,10 @@
  *     until it holds --min-positions samples, for the sparse opening
  *     phases), the weights minimise
  *        sum_i (prediction_i - label_i)^2 + lambda * sum_j w_j^2
- *     by full-batch Adam.  The gradient is summed over a fixed number of
- *     chunks, each chunk's sum in a fixed order, and the chunk sums added in
+ *     by full-batch Adam.  The joint mobility table is used up to phase
+ *     --mobility-phases (default 9): in the widened opening phases it
+ *     skewed the start position by 9 discs.  The gradient is summed over
+ *     a fixed number of chunks, each chunk's sum in a fixed order, and the chunk sums added in
  *     chunk order, so the result does not depend on the thread count.
  *     Self-symmetric patterns have tied weights (patterns_canonical).
  *  4. The weights are rounded to 1/64 disc, written to --out, installed in
@@ -71,7 +73,8 @@ typedef struct Set {
 typedef struct Options {
 	const char *data, *out, *cache, *eval_only, *report;
 	int test_lo, test_hi;
-	int threads, epochs, solve, max_solve, ph_lo, ph_hi, min_positions;
+	int threads, epochs, solve, max_solve, ph_lo, ph_hi, min_positions, mob_max_phase;
+	const char *init;
 	double lambda, lr, fraction, exact_weight;
 	uint64_t seed;
 	bool no_mobility, no_logbook, no_book, theory_after;
@@ -513,7 +516,7 @@ static void fit_phase(const Options *o, Fit *f, int ph)
 		double lr = o->lr * (0.05 + 0.95 * 0.5 * (1 + cos(M_PI * (ep - 1) / o->epochs)));
 		double c1 = 1 - pow(b1, ep), c2 = 1 - pow(b2, ep);
 		for (size_t j = 0; j < PATTERN_WEIGHTS; j++) {
-			if (o->no_mobility && j >= PATTERN_MOB_OFFSET)
+			if ((o->no_mobility || ph > o->mob_max_phase) && j >= PATTERN_MOB_OFFSET)
 				continue;
 			double gj = (double)g[j] + o->lambda * f->w[j];
 			if (gj == 0 && m[j] == 0)
@@ -866,6 +869,7 @@ static int usage(void)
 	        "                    [--solve EMPTIES] [--max-solve N] [--cache FILE] [--report FILE]\n"
 	        "                    [--phases A-B] [--no-mobility] [--no-logbook] [--no-book] [--eval-only WEIGHTS]\n"
 	        "                    [--exact-weight W] [--results-after] [--min-positions N]\n"
+	        "                    [--mobility-phases LAST] [--init WEIGHTS (phases not in --phases)]\n"
 	        "       emilia-train --speed N   (evaluations per second)\n"
 	        "       emilia-train --write-placeholder FILE   (the previous evaluation as weights)\n"
 	        "       emilia-train --fit-hand N   (fit and measure the 6x6 and Anti evaluations)\n"
@@ -886,6 +890,7 @@ int main(int argc, char **argv)
 	o.fraction = 1.0;
 	o.exact_weight = 5.0;
 	o.min_positions = 300000;
+	o.mob_max_phase = 9;
 	o.theory_after = true;
 	o.max_solve = 1000000;
 	o.ph_hi = PATTERN_PHASES - 1;
@@ -935,6 +940,10 @@ int main(int argc, char **argv)
 			o.epochs = (int)l;
 		else if (!strcmp(a, "--solve") && util_parse_int(v, 0, 30, &l))
 			o.solve = (int)l;
+		else if (!strcmp(a, "--mobility-phases") && util_parse_int(v, -1, PATTERN_PHASES - 1, &l))
+			o.mob_max_phase = (int)l;
+		else if (!strcmp(a, "--init"))
+			o.init = v;
 		else if (!strcmp(a, "--min-positions") && util_parse_int(v, 0, 100000000, &l))
 			o.min_positions = (int)l;
 		else if (!strcmp(a, "--max-solve") && util_parse_int(v, 0, 100000000, &l))
@@ -971,6 +980,14 @@ int main(int argc, char **argv)
 	} else {
 		solve_labels(&o, &train_set);
 		int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
+		if (o.init) {
+			size_t ilen;
+			unsigned char *img = weights_read_file(o.init, 64u << 20, &ilen, err);
+			if (!img || !weights_decode(img, ilen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS,
+			                            w, err))
+				die(err);
+			free(img);
+		}
 		train(&o, &train_set, w);
 		size_t len;
 		unsigned char *img = weights_encode(w, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
