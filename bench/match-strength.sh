@@ -13,7 +13,8 @@
 #            LEVEL against gtp-rhino -l N, hard-normal is Emilia Hard
 #            against Emilia Normal
 #   GAMES_L4 games of the runs against level 4 (default GAMES; it is slow)
-#   SEED (default 1), GRACE (default 0.1), OUT (GGF files, default /tmp),
+#   SEED (default 1), GRACE (default 0.1), TIMEOUT (hang limit of gtp-rhino,
+#   default 60 s), OUT (GGF files, default /tmp),
 #   EMILIA, MATCH (binaries, default ./emilia and ./emilia-match)
 # gtp-rhino searches to a fixed depth at each level and ignores clocks, so it
 # gets tc=none (no time losses; the runner still reports its time per move).
@@ -45,9 +46,9 @@ run() {
 		esac
 	done
 	echo " --openings $xot --games $n --tc $tc --concurrency $conc --seed $seed" \
-	     "--timeout 60 --grace ${GRACE:-0.1} --out $out/match-$name.ggf"
+	     "--timeout ${TIMEOUT:-60} --grace ${GRACE:-0.1} --out $out/match-$name.ggf"
 	nice "$match" "$@" --openings "$xot" --games "$n" --tc "$tc" --concurrency "$conc" \
-		--seed "$seed" --timeout 60 --grace "${GRACE:-0.1}" --quiet --out "$out/match-$name.ggf"
+		--seed "$seed" --timeout ${TIMEOUT:-60} --grace "${GRACE:-0.1}" --quiet --out "$out/match-$name.ggf"
 	echo
 }
 
