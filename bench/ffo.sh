@@ -3,7 +3,7 @@
 #
 #   sh bench/ffo.sh RANGE THREADS [EMILIA] [EXTRA SOLVE OPTIONS...]
 #
-# RANGE is 1-19, 20-39, 40-49, 40-59 or 1-39 (positions of the FFO suite,
+# RANGE is 1-19, 20-39, 1-39, 40-49, 50-59 or 40-59 (positions of the FFO suite,
 # from tests/data/fforum-*.obf).  Solves them with `emilia solve`, prints
 # the table, and appends one line to bench/ffo-history.csv:
 #   date, commit, range, threads, positions, wrong, nodes, wall seconds,
@@ -27,7 +27,8 @@ case $range in
 1-39) cat "$data/fforum-1-19.obf" "$data/fforum-20-39.obf" > "$tmp" ;;
 40-49) head -n 10 "$data/fforum-40-59.obf" > "$tmp" ;;
 40-59) cat "$data/fforum-40-59.obf" > "$tmp" ;;
-*) echo "ffo.sh: range must be 1-19, 20-39, 1-39, 40-49 or 40-59" >&2; exit 2 ;;
+50-59) tail -n 10 "$data/fforum-40-59.obf" > "$tmp" ;;
+*) echo "ffo.sh: range must be 1-19, 20-39, 1-39, 40-49, 50-59 or 40-59" >&2; exit 2 ;;
 esac
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?")
 start=$(date +%s.%N)

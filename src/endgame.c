@@ -248,10 +248,12 @@ static void eg_poll(Searcher *s)
 {
 	Shared *sh = s->sh;
 	atomic_store_explicit(&s->published, s->nodes, memory_order_relaxed);
-	if (s->id != 0)
-		return;
+	/* every thread watches the user's flag: the main thread may be waiting
+	 * for a helper's long subtree */
 	if (sh->user_stop && atomic_load_explicit(sh->user_stop, memory_order_relaxed))
 		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	if (s->id != 0)
+		return;
 	if (sh->progress || sh->progress_root) {
 		double now = util_now();
 		if (now >= sh->next_progress) {
@@ -542,12 +544,11 @@ static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 }
 
 /* Plies of the evaluation search that orders the moves of an n-empties
- * node (0: fastest-first and static evaluation only).  Measured on FFO
- * #45-#47: 2 plies everywhere beat 3 plies from 24 or 26 empties (551 M,
- * 767 M, 672 M nodes). */
+ * node (0: fastest-first and static evaluation only).  FFO #49 (26
+ * empties): 598 M nodes with 3 plies from 26 empties, 728 M with 2. */
 static int eg_sort_depth(int n)
 {
-	return n < EG_SORT_SEARCH_MIN ? 0 : 2;
+	return n < EG_SORT_SEARCH_MIN ? 0 : n < 26 ? 2 : 3;
 }
 
 /* Own discs near corners that can never be flipped: corners, and edge
@@ -952,6 +953,8 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 		g = alpha + 1;
 	if (g > beta - 1)
 		g = beta - 1;
+	/* (g - 2, g + 2): a wider (g - 3, g + 3) costs more than the occasional
+	 * re-search (FFO #40-#42: 77.1 M against 64.7 M nodes) */
 	int lo = g - 2 > alpha ? g - 2 : alpha, hi = g + 2 < beta ? g + 2 : beta;
 	int delta = 4;
 	for (;;) {
