@@ -95,7 +95,7 @@ void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, in
 		d = 2, x = 6, r = 6;
 		break;
 	case ENGINE_LEVEL_NORMAL:
-		d = 6, x = 14, r = 1;
+		d = 8, x = 16, r = 1;
 		break;
 	case ENGINE_LEVEL_HARD:
 		if (timed) {
