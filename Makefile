@@ -123,8 +123,11 @@ test-debug:
 tsan:
 	@$(MAKE) --no-print-directory MODE=tsan test TSAN_OPTIONS="halt_on_error=1"
 
+# `make bench`: the search's node signature (./emilia bench); the heavier benchmarks have
+# their own targets: perft-deep, bench-ffo, bench-ffo-threads, bench-6x6, bench-smp,
+# bench-eval, bench-book, match-strength.
 bench: all
-	sh bench/run.sh
+	./emilia bench
 
 # Deep perft references (minutes): 8x8 mode 1 to 12, mode 2 to 11, 6x6 to 12, 4x4 complete.
 perft-deep: all
@@ -140,7 +143,7 @@ help:
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
 	@echo "  tsan         run the test suites under ThreadSanitizer"
-	@echo "  bench        run the benchmarks in bench/ and print their figures"
+	@echo "  bench        ./emilia bench: the search node signature (more: bench-* targets)"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  clean        remove build outputs"
 
