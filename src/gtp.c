@@ -1142,23 +1142,13 @@ static bool execute(Gtp *g, char *line, bool too_long)
 
 bool gtp_execute_line(Gtp *g, const char *line)
 {
-	char buf[PROTO_LINE_MAX];
-	size_t n = strlen(line);
-	bool too_long = n >= sizeof buf;
-	if (too_long)
-		n = sizeof buf - 1;
-	/* same cleaning as proto_read_line: no control characters */
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)line[i];
-		if (c == '\t' || c == '\r' || c == '\v' || c == '\f')
-			c = ' ';
-		else if (c < 32 || c == 127)
-			continue;
-		buf[k++] = (char)c;
-	}
-	buf[k] = 0;
-	return execute(g, buf, too_long);
+	ProtoLine *l = malloc(sizeof *l);
+	if (!l)
+		return true;
+	bool too_long = proto_clean_line(line, l) == PROTO_LINE_TOO_LONG;
+	bool r = execute(g, l->text, too_long);
+	free(l);
+	return r;
 }
 
 void gtp_run(Gtp *g, FILE *in)

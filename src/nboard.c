@@ -706,17 +706,7 @@ bool nboard_execute_line(NBoard *nb, const char *line)
 	ProtoLine *l = malloc(sizeof *l);
 	if (!l)
 		return true;
-	size_t n = strlen(line), k = 0;
-	bool too_long = n >= PROTO_LINE_MAX;
-	for (size_t i = 0; i < n && k + 1 < PROTO_LINE_MAX; i++) {
-		unsigned char c = (unsigned char)line[i];
-		if (c == '\t' || c == '\r' || c == '\v' || c == '\f')
-			c = ' ';
-		else if (c < 32 || c == 127)
-			continue;
-		l->text[k++] = (char)c;
-	}
-	l->text[k] = 0;
+	bool too_long = proto_clean_line(line, l) == PROTO_LINE_TOO_LONG;
 	bool r = execute(nb, l->text, too_long);
 	free(l);
 	return r;

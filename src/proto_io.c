@@ -4,6 +4,23 @@
 #include <strings.h>
 #include "proto_io.h"
 
+/* The cleaning every protocol applies to a line: blanks become spaces,
+ * other control characters are dropped, and text past the buffer marks
+ * the line as too long. */
+static void proto_put_char(ProtoLine *line, int c, size_t *n, bool *too_long)
+{
+	if (c == '\t' || c == '\r' || c == '\v' || c == '\f')
+		c = ' ';
+	else if (c < 32 || c == 127) {
+		line->dropped++;
+		return;
+	}
+	if (*n + 1 < PROTO_LINE_MAX)
+		line->text[(*n)++] = (char)c;
+	else
+		*too_long = true;
+}
+
 ProtoLineStatus proto_read_line(FILE *in, ProtoLine *line)
 {
 	size_t n = 0;
@@ -22,17 +39,20 @@ ProtoLineStatus proto_read_line(FILE *in, ProtoLine *line)
 		any = true;
 		if (c == '\n')
 			break;
-		if (c == '\t' || c == '\r' || c == '\v' || c == '\f')
-			c = ' ';
-		else if (c < 32 || c == 127) {
-			line->dropped++;
-			continue;
-		}
-		if (n + 1 < PROTO_LINE_MAX)
-			line->text[n++] = (char)c;
-		else
-			too_long = true;
+		proto_put_char(line, c, &n, &too_long);
 	}
+	line->text[n] = 0;
+	line->len = n;
+	return too_long ? PROTO_LINE_TOO_LONG : PROTO_LINE_OK;
+}
+
+ProtoLineStatus proto_clean_line(const char *s, ProtoLine *line)
+{
+	size_t n = 0;
+	bool too_long = false;
+	line->dropped = 0;
+	for (; *s; s++)
+		proto_put_char(line, (unsigned char)*s, &n, &too_long);
 	line->text[n] = 0;
 	line->len = n;
 	return too_long ? PROTO_LINE_TOO_LONG : PROTO_LINE_OK;

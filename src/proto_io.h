@@ -40,6 +40,9 @@ typedef struct ProtoLine {
 /* Read the next line (without its newline) into line->text.  A last line
  * without a newline is returned as PROTO_LINE_OK; then PROTO_LINE_EOF. */
 ProtoLineStatus proto_read_line(FILE *in, ProtoLine *line);
+/* The same cleaning applied to a string already in memory (one line; a
+ * newline inside it is dropped like other control characters). */
+ProtoLineStatus proto_clean_line(const char *s, ProtoLine *line);
 
 /* Split s in place on blanks into at most max tokens; returns the count.
  * Tokens past max are left joined to the last one. */
