@@ -56,3 +56,23 @@ int test_run_suite(Suite *s)
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+/* Same game: every field that has a meaning (history up to nply). */
+void assert_same_game(const Game *a, const Game *b)
+{
+	ck_assert_int_eq(a->size, b->size);
+	ck_assert_int_eq(a->variant, b->variant);
+	ck_assert_uint_eq(a->board.p, b->board.p);
+	ck_assert_uint_eq(a->board.o, b->board.o);
+	ck_assert_int_eq(a->side, b->side);
+	ck_assert_uint_eq(a->start.p, b->start.p);
+	ck_assert_uint_eq(a->start.o, b->start.o);
+	ck_assert_int_eq(a->start_side, b->start_side);
+	ck_assert_int_eq(a->nply, b->nply);
+	for (int i = 0; i < a->nply; i++) {
+		ck_assert_uint_eq(a->hist[i].board.p, b->hist[i].board.p);
+		ck_assert_uint_eq(a->hist[i].board.o, b->hist[i].board.o);
+		ck_assert_int_eq(a->hist[i].side, b->hist[i].side);
+		ck_assert_int_eq(a->hist[i].move, b->hist[i].move);
+	}
+}

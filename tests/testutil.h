@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdint.h>
 #include "board.h"
+#include "game.h"
 
 /* Slow, obviously correct reference: loops over squares and directions. */
 uint64_t ref_moves(uint64_t p, uint64_t o);
@@ -15,6 +16,10 @@ uint64_t test_rand(uint64_t *state);
 
 /* Path of a fixture in tests/data (EMILIA_TESTDATA or ./tests/data). */
 const char *test_data(const char *name);
+
+/* Fail unless a and b are the same game: every field that has a meaning
+ * (history up to nply). */
+void assert_same_game(const Game *a, const Game *b);
 
 /* Run one suite; returns the process exit status. */
 int test_run_suite(Suite *s);
