@@ -38,6 +38,24 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* With s->lock held: request a stop every 5 ms until the worker reports
+ * that the search has finished (a stop sent before the worker entered
+ * engine_search() could otherwise be forgotten). */
+static void stop_until_finished(ProtoSearch *s)
+{
+	while (!atomic_load(&s->finished)) {
+		engine_stop(s->engine);
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 5000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+	}
+}
+
 static void *watchdog(void *arg)
 {
 	ProtoSearch *s = arg;
@@ -50,16 +68,7 @@ static void *watchdog(void *arg)
 	int rc = 0;
 	while (!atomic_load(&s->finished) && rc != ETIMEDOUT)
 		rc = pthread_cond_timedwait(&s->cond, &s->lock, &ts);
-	while (!atomic_load(&s->finished)) {
-		engine_stop(s->engine);
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 5000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&s->cond, &s->lock, &ts);
-	}
+	stop_until_finished(s);
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
@@ -127,17 +136,7 @@ void proto_search_stop(ProtoSearch *s)
 	 * be forgotten if the engine clears its flag on entry: repeat it until
 	 * the search has really finished. */
 	pthread_mutex_lock(&s->lock);
-	while (!atomic_load(&s->finished)) {
-		engine_stop(s->engine);
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 5000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&s->cond, &s->lock, &ts);
-	}
+	stop_until_finished(s);
 	pthread_mutex_unlock(&s->lock);
 	proto_search_wait(s);
 }
