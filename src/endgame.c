@@ -9,7 +9,9 @@
  *               (eg_count_last_flips) since the board is then full;
  *               the 3/4-empty code tries squares alone in their quadrant
  *               first (parity).
- *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table.
+ *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
+ *               (5: with 6, 1.21x the nodes on FFO #40-#49 but fewer table
+ *               probes; time measured equal).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (endgame_tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
@@ -24,6 +26,20 @@
  * windows around the estimate; the root's move list is searched in order by
  * the calling thread, so the best move is always the first move of that
  * order with the best score: the same for any thread count.
+ *
+ * Selective pre-searches (n >= EG_PRESEARCH_MIN, as Edax and Egaroucid do):
+ * before the exact search the root runs the same search with probable cuts
+ * (multi-ProbCut) at nodes with n >= EG_MPC_MIN: a node is cut when an
+ * evaluation search of depth eg_mpc_depth(n) lies t standard deviations
+ * beyond the window, t rising over the levels eg_mpc_t[].  Each level is
+ * cheap and leaves best moves in the table (its bounds are tagged with the
+ * level, so the exact search never uses them) and a better score estimate
+ * for the next level's aspiration window.  FFO #40-#49, 1 thread: 1.777 G
+ * nodes without, 0.925 G with (same other settings); the sigma model and t
+ * values were tuned on those positions (bench/ffo-history.csv).
+ *
+ * Table traffic: the table is allocated with huge pages (util_alloc_large)
+ * and a node prefetches its children's buckets while ordering them.
  *
  * Passes: a side without a move passes; when neither side can move the game
  * is over and the score is board_final_score().  Normal scores on any board
@@ -44,17 +60,26 @@
 #include "util.h"
 
 enum {
-	EG_SHALLOW_MAX = 6,       /* nodes with <= this many empties: no table */
+	EG_SHALLOW_MAX = 5,       /* nodes with <= this many empties: no table */
 	EG_ETC_MIN = 12,          /* enhanced transposition cutoff from here */
-	EG_STATIC_SORT_MIN = 12,  /* add the children's static evaluation */
+	EG_STATIC_SORT_MIN = 14,  /* add the children's static evaluation */
 	EG_SORT_SEARCH_MIN = 20,  /* order by a shallow evaluation search */
 	EG_SPLIT_MIN = 14,        /* parallel split points from here */
 	EG_THREADS_MIN = 18,      /* fewer empties: solve with one thread */
 	EG_MAX_MOVES = 34,        /* legal moves never exceed 33 */
 	EG_MAX_THREADS = 64,
 	EG_DEFAULT_HASH_MB = 128,
-	EG_INF = 127
+	EG_INF = 127,
+	EG_MPC_MIN = 9,           /* probable cuts in selective searches from here */
+	EG_PRESEARCH_MIN = 18,    /* the root runs selective pre-searches from here */
+	EG_SEL_EXACT = ENDGAME_TT_EXACT
 };
+
+/* Probable-cut levels of the selective pre-searches: level L (1-based)
+ * cuts when a shallow evaluation search is t = eg_mpc_t[L - 1] standard
+ * deviations beyond the window. */
+static const double eg_mpc_t[] = { 1.1, 1.5, 2.0, 2.6 };
+#define EG_MPC_LEVELS ((int)(sizeof eg_mpc_t / sizeof eg_mpc_t[0]))
 
 /* ---- tables ------------------------------------------------------------ */
 
@@ -132,6 +157,7 @@ typedef struct Shared {
 	Variant variant;
 	unsigned features;
 	int nthreads;
+	int sel;                        /* probable-cut level (EG_SEL_EXACT: none); set between root searches */
 	atomic_bool stop;               /* user stop or abort: everyone unwinds */
 	atomic_bool *user_stop;
 	/* progress (main thread only) */
@@ -565,6 +591,7 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
                     int sort_depth)
 {
 	const Shared *sh = s->sh;
+	const bool prefetch = n - 1 > EG_SHALLOW_MAX && (sh->features & ENDGAME_F_TT) && sh->tt->entries;
 	int k = 0;
 	uint64_t e = sh->geo & ~(p | o), odd = 0;
 	for (int q = 0; q < 4; q++)
@@ -576,11 +603,13 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 		m->sq = sq;
 		m->f = board_flips(p, o, sq);
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
+		if (prefetch)
+			endgame_tt_prefetch(sh->tt, cp, co);
 		int v = 0;
 		if (sort_depth > 0) {
 			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
 		} else if (n >= EG_STATIC_SORT_MIN && (sh->features & ENDGAME_F_SORTSEARCH)) {
-			v = -eval_score(sh->ev, cp, co) * (1 << 8);
+			v = -eval_score(sh->ev, cp, co) * (1 << 7);
 		}
 		if (sh->features & ENDGAME_F_FASTEST) {
 			uint64_t om = board_moves(cp, co) & sh->geo;
@@ -769,6 +798,46 @@ static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, i
 	pthread_mutex_destroy(&sp.lock);
 }
 
+/* ---- probable cuts (selective pre-searches) -------------------------- */
+
+/* Depth of the evaluation search that predicts an n-empties exact score:
+ * about n / 4, with the parity of n (even and odd depths are biased
+ * differently). */
+static inline int eg_mpc_depth(int n)
+{
+	int d = (((n / 4) & ~1) | (n & 1)) - 2;
+	return d < 0 ? 0 : d;
+}
+
+/* Standard deviation (discs) of exact score minus depth-d evaluation search
+ * at n empties: a linear model tuned by node counts on FFO #40-#49 (a
+ * smaller sigma cuts more in the pre-searches but orders the exact search
+ * worse: 2.5 + 0.1 (n - d) and 3.5 + 0.2 (n - d) both cost more). */
+static inline double eg_mpc_sigma(int n, int d)
+{
+	return 3.0 + 0.15 * (n - d);
+}
+
+/* Multi-ProbCut at an n-empties node of a selective search: true with *v
+ * when a shallow evaluation search predicts a result outside (alpha, beta)
+ * with the level's confidence. */
+static bool eg_probable_cut(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, int *v)
+{
+	const int d = eg_mpc_depth(n);
+	const Shared *sh = s->sh;
+	const int margin = (int)(eg_mpc_t[sh->sel - 1] * eg_mpc_sigma(n, d) + 0.5);
+	const int hi = beta + margin, lo = alpha - margin;
+	if (hi < sh->area && eg_eval_search(s, p, o, hi - 1, hi, d, false) >= hi) {
+		*v = beta;
+		return true;
+	}
+	if (lo > -sh->area && eg_eval_search(s, p, o, lo, lo + 1, d, false) <= lo) {
+		*v = alpha;
+		return true;
+	}
+	return false;
+}
+
 /* ---- the full node -------------------------------------------------- */
 
 static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
@@ -798,7 +867,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 	int ttmove = ENDGAME_TT_NOMOVE;
 	if (feat & ENDGAME_F_TT) {
 		int lo, hi;
-		if (endgame_tt_probe(sh->tt, p, o, &lo, &hi, &ttmove)) {
+		if (endgame_tt_probe(sh->tt, p, o, sh->sel, &lo, &hi, &ttmove)) {
 			if (lo >= beta)
 				return lo;
 			if (hi <= alpha)
@@ -810,6 +879,12 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 			if (hi < beta)
 				beta = hi;
 		}
+	}
+
+	if (sh->sel != EG_SEL_EXACT && n >= EG_MPC_MIN) {
+		int v;
+		if (eg_probable_cut(s, p, o, alpha, beta, n, &v))
+			return v;
 	}
 
 	uint64_t moves = board_moves(p, o) & sh->geo;
@@ -833,8 +908,8 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 			for (int i = 0; i < k; i++) {
 				int lo, hi, mv;
 				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
-				if (endgame_tt_probe(sh->tt, cp, co, &lo, &hi, &mv) && -hi >= beta) {
-					endgame_tt_store(sh->tt, p, o, n, alpha, beta, -hi, list[i].sq);
+				if (endgame_tt_probe(sh->tt, cp, co, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
+					endgame_tt_store(sh->tt, p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
 					return -hi;
 				}
 			}
@@ -877,7 +952,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		}
 	}
 	if (feat & ENDGAME_F_TT)
-		endgame_tt_store(sh->tt, p, o, n, alpha0, beta, best, best_move);
+		endgame_tt_store(sh->tt, p, o, n, sh->sel, alpha0, beta, best, best_move);
 	return best;
 }
 
@@ -924,6 +999,37 @@ static int eg_root_pvs(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, in
 	return best;
 }
 
+/* Root search in (alpha, beta) by aspiration windows around the estimate g. */
+static int eg_root_aspiration(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, int alpha, int beta, int g,
+                              int *move)
+{
+	if (s->sh->variant == VARIANT_NORMAL)
+		g &= ~1;
+	if (g < alpha + 1)
+		g = alpha + 1;
+	if (g > beta - 1)
+		g = beta - 1;
+	/* (g - 2, g + 2): a wider (g - 3, g + 3) costs more than the occasional
+	 * re-search (FFO #40-#42: 77.1 M against 64.7 M nodes) */
+	int lo = g - 2 > alpha ? g - 2 : alpha, hi = g + 2 < beta ? g + 2 : beta;
+	int delta = 4;
+	for (;;) {
+		int v = eg_root_pvs(s, p, o, n, r, lo, hi, move);
+		if (eg_aborted(s))
+			return v;
+		if (v <= lo && lo > alpha) {
+			hi = v + 1 < hi ? v + 1 : hi;
+			lo = v - delta > alpha ? v - delta : alpha;
+		} else if (v >= hi && hi < beta) {
+			lo = v - 1 > lo ? v - 1 : lo;
+			hi = v + delta < beta ? v + delta : beta;
+		} else {
+			return v;
+		}
+		delta *= 2;
+	}
+}
+
 static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int beta, int *move)
 {
 	Shared *sh = s->sh;
@@ -947,31 +1053,23 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 	int g = r.list[0].value / (1 << 16);
 	if (sd == 0)
 		g = eval_score(sh->ev, p, o);
-	if (sh->variant == VARIANT_NORMAL)
-		g &= ~1;
-	if (g < alpha + 1)
-		g = alpha + 1;
-	if (g > beta - 1)
-		g = beta - 1;
-	/* (g - 2, g + 2): a wider (g - 3, g + 3) costs more than the occasional
-	 * re-search (FFO #40-#42: 77.1 M against 64.7 M nodes) */
-	int lo = g - 2 > alpha ? g - 2 : alpha, hi = g + 2 < beta ? g + 2 : beta;
-	int delta = 4;
-	for (;;) {
-		int v = eg_root_pvs(s, p, o, n, &r, lo, hi, move);
-		if (eg_aborted(s))
-			return v;
-		if (v <= lo && lo > alpha) {
-			hi = v + 1 < hi ? v + 1 : hi;
-			lo = v - delta > alpha ? v - delta : alpha;
-		} else if (v >= hi && hi < beta) {
-			lo = v - 1 > lo ? v - 1 : lo;
-			hi = v + delta < beta ? v + delta : beta;
-		} else {
-			return v;
+	/* selective pre-searches of rising confidence: each leaves best moves
+	 * in the table for the next and a better estimate of the score */
+	if ((sh->features & (ENDGAME_F_PRESEARCH | ENDGAME_F_TT)) == (ENDGAME_F_PRESEARCH | ENDGAME_F_TT) &&
+	    n >= EG_PRESEARCH_MIN) {
+		for (int level = 1; level <= EG_MPC_LEVELS; level++) {
+			sh->sel = level;
+			int pm;
+			g = eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, &pm);
+			if (eg_aborted(s)) {
+				sh->sel = EG_SEL_EXACT;
+				*move = pm;
+				return g;
+			}
 		}
-		delta *= 2;
+		sh->sel = EG_SEL_EXACT;
 	}
+	return eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, move);
 }
 
 /* ---- public API ----------------------------------------------------- */
@@ -1011,6 +1109,7 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	sh.variant = opt->variant;
 	sh.ev = eval_get(sh.size, sh.variant);
 	sh.features = opt->features ? opt->features : ENDGAME_F_ALL;
+	sh.sel = EG_SEL_EXACT;
 	sh.user_stop = opt->stop;
 	sh.progress = opt->progress;
 	sh.progress_user = opt->progress_user;

@@ -48,7 +48,8 @@ enum {
 	ENDGAME_F_FASTEST = 1 << 5,    /* fastest-first ordering */
 	ENDGAME_F_SORTSEARCH = 1 << 6, /* shallow evaluation searches for ordering */
 	ENDGAME_F_ASPIRATION = 1 << 7, /* aspiration windows at the root */
-	ENDGAME_F_ALL = 0xFF
+	ENDGAME_F_PRESEARCH = 1 << 8,  /* selective (probable-cut) pre-searches */
+	ENDGAME_F_ALL = 0x1FF
 };
 
 typedef struct EndgameResult {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "endgame_tt.h"
+#include "util.h"
 
 bool endgame_tt_init(EndgameTT *t, int mb)
 {
@@ -10,9 +11,9 @@ bool endgame_tt_init(EndgameTT *t, int mb)
 	uint64_t n = 2048; /* 64 KB */
 	while (n * 2 * sizeof(EndgameTTEntry) <= bytes)
 		n *= 2;
-	/* zeroed entries (calloc: pages are zeroed lazily by the system): date 0
+	/* zeroed entries: date 0
 	 * is never a live date and a zero lock is free */
-	EndgameTTEntry *e = calloc(n, sizeof *e);
+	EndgameTTEntry *e = util_alloc_large(n * sizeof *e);
 	if (!e)
 		return false;
 	t->entries = e;
@@ -24,7 +25,7 @@ bool endgame_tt_init(EndgameTT *t, int mb)
 
 void endgame_tt_free(EndgameTT *t)
 {
-	free(t->entries);
+	util_free_large(t->entries);
 	t->entries = NULL;
 	t->mask = 0;
 }

@@ -11,6 +11,10 @@
  *   upper     the score is <= upper     } any later window
  *   move      best move found (square), or ENDGAME_TT_NOMOVE
  *   empties   empties of the position: the replacement priority
+ *   sel       selectivity of the search that gave the bounds (endgame.c's
+ *             probable-cut levels; ENDGAME_TT_EXACT for exact searches):
+ *             a probe at level L uses the bounds only when sel >= L, the
+ *             move always (a selective pre-search orders the exact one)
  *   date      solve number: entries of another date are treated as empty,
  *             so each solve starts from an empty table without a clear
  *             (results and node counts never depend on earlier solves)
@@ -33,14 +37,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { ENDGAME_TT_NOMOVE = 255 };
+enum { ENDGAME_TT_NOMOVE = 255, ENDGAME_TT_EXACT = 255 };
 
 typedef struct EndgameTTEntry {
 	uint64_t p, o;
 	int8_t lower, upper;
-	uint8_t move, empties, date;
+	uint8_t move, empties, date, sel;
 	atomic_uchar lock;  /* 0 free, 1 taken */
-	uint8_t pad[10];
+	uint8_t pad[9];
 } EndgameTTEntry;
 
 typedef struct EndgameTT {
@@ -78,16 +82,29 @@ static inline void endgame_tt_unlock(const EndgameTT *t, EndgameTTEntry *e)
 		atomic_store_explicit(&e->lock, 0, memory_order_release);
 }
 
-/* Look (p, o) up: true with its bounds and move when present. */
-static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, int *lower, int *upper, int *move)
+/* Start loading the bucket of (p, o) into the cache. */
+static inline void endgame_tt_prefetch(const EndgameTT *t, uint64_t p, uint64_t o)
+{
+	__builtin_prefetch(&t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL]);
+}
+
+/* Look (p, o) up: true with its bounds and move when present; bounds from
+ * a search less exact than `sel` read as (-127, 127). */
+static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, int sel, int *lower, int *upper,
+                                    int *move)
 {
 	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
 	for (int i = 0; i < 2; i++) {
 		EndgameTTEntry *e = &b[i];
 		endgame_tt_lock(t, e);
 		if (e->p == p && e->o == o && e->date == t->date) {
-			*lower = e->lower;
-			*upper = e->upper;
+			if (e->sel >= sel) {
+				*lower = e->lower;
+				*upper = e->upper;
+			} else {
+				*lower = -127;
+				*upper = 127;
+			}
 			*move = e->move;
 			endgame_tt_unlock(t, e);
 			return true;
@@ -97,10 +114,12 @@ static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, 
 	return false;
 }
 
-/* Record the result of a search of (p, o) with window (alpha, beta) that
- * returned `score` (a bound when outside the window) and best move. */
-static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, int empties, int alpha, int beta,
-                                    int score, int move)
+/* Record the result of a search of (p, o) at selectivity `sel` with window
+ * (alpha, beta) that returned `score` (a bound when outside the window) and
+ * best move.  Bounds of a more exact search are never overwritten by those
+ * of a less exact one; equal levels intersect. */
+static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, int empties, int sel, int alpha,
+                                    int beta, int score, int move)
 {
 	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
 	int lo = score > alpha ? score : -127, hi = score < beta ? score : 127;
@@ -108,7 +127,12 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 		EndgameTTEntry *e = &b[i];
 		endgame_tt_lock(t, e);
 		if (e->p == p && e->o == o && e->date == t->date) {
-			if (lo > e->upper || hi < e->lower) {
+			if (sel < e->sel) {
+				endgame_tt_unlock(t, e);
+				return;
+			}
+			if (sel > e->sel || lo > e->upper || hi < e->lower) {
+				e->sel = (uint8_t)sel;
 				e->lower = (int8_t)lo;
 				e->upper = (int8_t)hi;
 			} else {
@@ -140,6 +164,7 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 		v->move = (uint8_t)move;
 		v->empties = (uint8_t)empties;
 		v->date = t->date;
+		v->sel = (uint8_t)sel;
 	}
 	endgame_tt_unlock(t, v);
 }

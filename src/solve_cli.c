@@ -84,13 +84,13 @@ static void json_string(const char *s)
 static bool parse_disable(const char *list, unsigned *features)
 {
 	static const char *const names[] = { "lastn", "parity", "tt", "stability", "etc", "fastest", "sortsearch",
-		                             "aspiration" };
+		                             "aspiration", "presearch" };
 	unsigned f = *features ? *features : ENDGAME_F_ALL;
 	const char *s = list;
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int k = -1;
-		for (int i = 0; i < 8; i++)
+		for (int i = 0; i < 9; i++)
 			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 				k = i;
 		if (k < 0)

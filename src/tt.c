@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tt.h"
+#include "util.h"
 
 #define TT_BUCKET_BYTES (TT_WAYS * sizeof(TTEntry))
 
@@ -14,8 +15,8 @@ bool tt_init(TT *t, int mb)
 	size_t want = (size_t)mb << 20, nb = 1;
 	while (nb * 2 * TT_BUCKET_BYTES <= want)
 		nb *= 2;
-	void *mem = NULL;
-	if (posix_memalign(&mem, 64, nb * TT_BUCKET_BYTES) != 0)
+	void *mem = util_alloc_large(nb * TT_BUCKET_BYTES);
+	if (!mem)
 		return false;
 	t->entries = mem;
 	t->mask = nb - 1;
@@ -27,7 +28,7 @@ bool tt_init(TT *t, int mb)
 
 void tt_free(TT *t)
 {
-	free(t->entries);
+	util_free_large((void *)t->entries);
 	t->entries = NULL;
 	t->mask = 0;
 	t->bytes = 0;

@@ -1,5 +1,7 @@
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include "util.h"
 
@@ -21,4 +23,24 @@ bool util_parse_int(const char *s, long lo, long hi, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+void *util_alloc_large(size_t bytes)
+{
+	const size_t huge = (size_t)2 << 20;
+	if (bytes < huge)
+		return calloc(1, bytes);
+	void *p = NULL;
+	if (posix_memalign(&p, huge, bytes) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+#endif
+	memset(p, 0, bytes);
+	return p;
+}
+
+void util_free_large(void *p)
+{
+	free(p);
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "endgame.h"
+#include "endgame_tt.h"
 #include "game.h"
 #include "text.h"
 
@@ -453,6 +454,69 @@ START_TEST(cli_accepts_a_line_or_a_transcript)
 }
 END_TEST
 
+/* Bounds of a selective (pre-)search are tagged with its level: a probe at
+ * a more exact level sees only the move; a more exact store replaces them;
+ * a less exact store never overwrites exact bounds. */
+START_TEST(table_keeps_selective_bounds_apart)
+{
+	EndgameTT t;
+	ck_assert(endgame_tt_init(&t, 1));
+	endgame_tt_new_solve(&t);
+	const uint64_t p = 0x0000001008000000ULL, o = 0x0000000810000000ULL;
+	int lo, hi, mv;
+	/* level 2 search of window (0, 10) failed high with 12, best move 19 */
+	endgame_tt_store(&t, p, o, 60, 2, 0, 10, 12, 19);
+	ck_assert(endgame_tt_probe(&t, p, o, 2, &lo, &hi, &mv));
+	ck_assert_int_eq(lo, 12);
+	ck_assert_int_eq(hi, 127);
+	ck_assert_int_eq(mv, 19);
+	ck_assert(endgame_tt_probe(&t, p, o, 1, &lo, &hi, &mv));
+	ck_assert_int_eq(lo, 12);
+	ck_assert(endgame_tt_probe(&t, p, o, ENDGAME_TT_EXACT, &lo, &hi, &mv));
+	ck_assert_int_eq(lo, -127);
+	ck_assert_int_eq(hi, 127);
+	ck_assert_int_eq(mv, 19);
+	/* exact: score <= 4 (contradicts the selective bound: replaces it) */
+	endgame_tt_store(&t, p, o, 60, ENDGAME_TT_EXACT, 4, 10, 4, 26);
+	ck_assert(endgame_tt_probe(&t, p, o, ENDGAME_TT_EXACT, &lo, &hi, &mv));
+	ck_assert_int_eq(lo, -127);
+	ck_assert_int_eq(hi, 4);
+	ck_assert_int_eq(mv, 26);
+	/* a later selective result does not touch the exact entry */
+	endgame_tt_store(&t, p, o, 60, 3, 20, 30, 40, 37);
+	ck_assert(endgame_tt_probe(&t, p, o, ENDGAME_TT_EXACT, &lo, &hi, &mv));
+	ck_assert_int_eq(lo, -127);
+	ck_assert_int_eq(hi, 4);
+	ck_assert_int_eq(mv, 26);
+	/* an exact lower bound intersects */
+	endgame_tt_store(&t, p, o, 60, ENDGAME_TT_EXACT, -10, -2, -2, 26);
+	ck_assert(endgame_tt_probe(&t, p, o, 4, &lo, &hi, &mv));
+	ck_assert_int_eq(lo, -2);
+	ck_assert_int_eq(hi, 4);
+	endgame_tt_free(&t);
+}
+END_TEST
+
+/* Every technique can be switched off alone (emilia solve --disable) and
+ * the scores stay exact: FFO #1-#3 and two positions of 18 and 19 empties
+ * (fforum-20-39.obf lines 4 and 5: the pre-searches start at 18). */
+START_TEST(each_feature_off_keeps_exact_scores)
+{
+	for (unsigned bit = ENDGAME_F_LASTN; bit & ENDGAME_F_ALL; bit <<= 1) {
+		for (int n = 1; n <= 5; n++) {
+			const char *file = n <= 3 ? "fforum-1-19.obf" : "fforum-20-39.obf";
+			const int line = n;
+			ObfPosition pos = read_obf(file, line);
+			EndgameOptions opt = endgame_default_options();
+			opt.features = ENDGAME_F_ALL & ~bit;
+			EndgameResult r = endgame_solve(pos.board, &opt);
+			ck_assert_msg(r.score == pos.expected_score[0], "feature %#x off, %s line %d: %d, expected %d",
+			              bit, file, line, r.score, pos.expected_score[0]);
+		}
+	}
+}
+END_TEST
+
 static Suite *endgame_suite(void)
 {
 	Suite *s = suite_create("endgame");
@@ -472,6 +536,8 @@ static Suite *endgame_suite(void)
 	EG_ADD(cli_reports_bad_lines_and_wrong_scores);
 	EG_ADD(cli_json_output);
 	EG_ADD(cli_accepts_a_line_or_a_transcript);
+	EG_ADD(table_keeps_selective_bounds_apart);
+	EG_ADD(each_feature_off_keeps_exact_scores);
 #undef EG_ADD
 	return s;
 }
