@@ -68,6 +68,7 @@ void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
 	                                                            : 0x0000000009000009ULL;
 	atomic_store(&sh->stop, false);
 	atomic_store(&sh->stop_helpers, false);
+	atomic_store(&sh->done_iter, 0);
 	sh->hard_deadline = 0;
 	sh->node_limit = 0;
 }
@@ -81,6 +82,8 @@ void search_thread_init(SearchThread *t, SearchShared *sh, int id)
 	t->next_poll = SEARCH_POLL_NODES;
 	t->sel = SEARCH_SEL_NONE;
 	t->aborted = false;
+	t->superseded = false;
+	t->iter = 0;
 	t->partial = false;
 	t->pvlen[0] = 0;
 }
@@ -111,8 +114,12 @@ static inline bool search_stopped(SearchThread *t)
 	if (t->nodes >= t->next_poll)
 		search_poll(t);
 	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed) ||
-	    (t->id && atomic_load_explicit(&t->sh->stop_helpers, memory_order_relaxed)))
+	    (t->id && atomic_load_explicit(&t->sh->stop_helpers, memory_order_relaxed))) {
 		t->aborted = true;
+	} else if (t->iter && atomic_load_explicit(&t->sh->done_iter, memory_order_relaxed) >= t->iter) {
+		t->aborted = true;
+		t->superseded = true;
+	}
 	return t->aborted;
 }
 
@@ -429,6 +436,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
                 int alpha, int beta, int multipv)
 {
 	t->aborted = false;
+	t->superseded = false;
 	t->partial = false;
 	int best = -SEARCH_INF, scores[SEARCH_MAX_MOVES];
 	SearchRootMove tmp[SEARCH_MAX_MOVES];

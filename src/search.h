@@ -44,6 +44,7 @@ typedef struct SearchShared {
 	uint64_t node_limit;     /* abort when the threads' total reaches it; 0 = none */
 	int nthreads;
 	struct SearchThread *threads;
+	atomic_int done_iter;    /* deepest iteration completed by any thread (0: none) */
 } SearchShared;
 
 typedef struct SearchThread {
@@ -54,6 +55,9 @@ typedef struct SearchThread {
 	uint64_t next_poll;
 	int sel;                        /* ProbCut level of this search */
 	bool aborted;
+	bool superseded;                /* aborted because another thread completed iter */
+	int iter;                       /* iteration searched; unwind when sh->done_iter
+	                                 * reaches it (lazy SMP); 0: never */
 	bool partial;                   /* search_root stopped but rm was updated */
 	int pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int pvlen[SEARCH_MAX_PLY];

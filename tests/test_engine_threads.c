@@ -152,6 +152,51 @@ START_TEST(threads_midgame_legal)
 }
 END_TEST
 
+typedef struct DepthLog {
+	Game g;
+	int n, depth[64];
+	bool bad;
+} DepthLog;
+
+static void log_depth(const EngineInfo *info, void *user)
+{
+	DepthLog *d = user;
+	/* every report: a legal move that starts its PV, a deeper iteration */
+	if (!(game_moves(&d->g) & bit_of(info->move)) || info->pvlen < 1 || info->pv[0] != info->move ||
+	    info->score < -64 || info->score > 64 || (d->n > 0 && info->depth <= d->depth[d->n - 1]))
+		d->bad = true;
+	if (d->n < 64)
+		d->depth[d->n++] = info->depth;
+}
+
+START_TEST(threads_iterations_complete_in_order)
+{
+	/* lazy SMP: iterations completed by a helper are taken over by thread 0;
+	 * the reports still come one per completed depth, deeper each time,
+	 * with legal moves and PVs, up to the requested depth */
+	static const char *lines[] = { "f5d6c3d3c4f4f6f3e6e7d7c5b6d8", "f5f6e6f4e3c5c4e7", "c4c3d3c5b4" };
+	for (int k = 0; k < 3; k++) {
+		DepthLog d;
+		memset(&d, 0, sizeof d);
+		char err[TEXT_ERR];
+		game_init(&d.g, 8, VARIANT_NORMAL);
+		ck_assert(text_apply_transcript(&d.g, lines[k], err));
+		Engine *e = engine_new();
+		engine_set_threads(e, 2 + k % 2);
+		engine_set_level(e, 60);
+		EngineLimits l = lim_none();
+		l.depth = 11;
+		EngineInfo r = engine_search(e, &d.g, &l, log_depth, &d);
+		ck_assert_msg(!d.bad, "line %d: a report out of order or illegal", k);
+		ck_assert_int_ge(d.n, 1);
+		ck_assert_int_eq(d.depth[d.n - 1], 11);
+		ck_assert_int_eq(r.depth, 11);
+		ck_assert(game_moves(&d.g) & bit_of(r.move));
+		engine_free(e);
+	}
+}
+END_TEST
+
 typedef struct Run {
 	Engine *e;
 	Game g;
@@ -241,6 +286,7 @@ static Suite *threads_suite(void)
 	tcase_add_test(tc, threads_tt_contention);
 	tcase_add_test(tc, threads_exact_scores_agree);
 	tcase_add_test(tc, threads_midgame_legal);
+	tcase_add_test(tc, threads_iterations_complete_in_order);
 	tcase_add_test(tc, threads_stop_from_another_thread);
 	tcase_add_test(tc, threads_options_during_search);
 	suite_add_tcase(s, tc);
