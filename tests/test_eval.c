@@ -3,11 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include "endgame.h"
 #include "eval.h"
 #include "game.h"
 #include "patterns.h"
+#include "search.h"
 #include "testutil.h"
+#include "tt.h"
 #include "weights.h"
 #include "wthor.h"
 
@@ -434,6 +439,146 @@ START_TEST(test_eval_cli)
 }
 END_TEST
 
+/* ---- emilia-train: engine labels (--solve-mid, --search-mid) and caches */
+
+static int run_train(const char *args, char *out, size_t outlen)
+{
+	const char *dir = getenv("EMILIA_TOOLS");
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "'%s/emilia-train' %s 2>&1", dir ? dir : ".", args);
+	FILE *p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	size_t n = fread(out, 1, outlen - 1, p);
+	out[n] = 0;
+	int st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static unsigned char *slurp_path(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	static unsigned char buf[1 << 16];
+	*len = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	unsigned char *c = malloc(*len + 1);
+	ck_assert_ptr_nonnull(c);
+	memcpy(c, buf, *len);
+	return c;
+}
+
+static uint64_t le64(const unsigned char *b)
+{
+	uint64_t x = 0;
+	for (int k = 7; k >= 0; k--)
+		x = x << 8 | b[k];
+	return x;
+}
+
+START_TEST(test_train_engine_labels)
+{
+	char dir[64] = "/tmp/emilia-test-train.XXXXXX", path[256], args[1600], out[16384];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/wthor", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	size_t len;
+	unsigned char *wtb = slurp_path(test_data("wthor-small.wtb"), &len);
+	snprintf(path, sizeof path, "%s/wthor/WTH_2017.wtb", dir);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(wtb, 1, len, f), len);
+	fclose(f);
+	free(wtb);
+	/* every game is a training game (no test years), 4 exact solves at
+	 * 11-13 empties and 5 depth-2 search labels at 14-20 empties */
+	snprintf(args, sizeof args,
+	         "--data %s --out %s/w.bin --test 1900-1900 --phases 2-2 --epochs 3 --threads 2 "
+	         "--no-book --no-logbook --solve-mid 11-13 --max-solve-mid 4 --cache %s/l.cache "
+	         "--search-mid 14-20 --search-depth 2 --max-search 5 --search-cache %s/s.cache",
+	         dir, dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "exact labels, 11-13 empties: 0 from the cache, solving 4 positions"));
+	ck_assert_ptr_nonnull(strstr(out, "search labels (depth 2), 14-20 empties: 0 from the cache "
+	                                  "(0 records), searching 5 positions"));
+	/* the solve cache: 4 records of 17 bytes, each the solver's exact score */
+	snprintf(path, sizeof path, "%s/l.cache", dir);
+	unsigned char *c = slurp_path(path, &len);
+	ck_assert_uint_eq(len, 4 * 17);
+	EndgameOptions eo = endgame_default_options();
+	for (int i = 0; i < 4; i++) {
+		Board b = { le64(c + 17 * i), le64(c + 17 * i + 8) };
+		int e = 64 - bit_count(b.p | b.o);
+		ck_assert_int_ge(e, 11);
+		ck_assert_int_le(e, 13);
+		ck_assert_int_eq((int8_t)c[17 * i + 16], endgame_solve(b, &eo).score);
+	}
+	free(c);
+	/* the search cache: 5 records of 22 bytes: the depth-2 search score
+	 * (iterative deepening from 1, fresh table, no ProbCut), the depth and
+	 * the checksum of the built-in weights */
+	snprintf(path, sizeof path, "%s/s.cache", dir);
+	c = slurp_path(path, &len);
+	ck_assert_uint_eq(len, 5 * 22);
+	size_t wlen;
+	const unsigned char *wimg = weights_builtin(&wlen);
+	uint32_t tag = (uint32_t)weights_checksum(wimg, wlen);
+	TT tt;
+	ck_assert(tt_init(&tt, 4)); /* as the trainer */
+	SearchShared sh;
+	SearchThread *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	sh.threads = t;
+	sh.nthreads = 1;
+	search_thread_init(t, &sh, 0);
+	t->sel = SEARCH_SEL_NONE;
+	for (int i = 0; i < 5; i++) {
+		const unsigned char *r = c + 22 * i;
+		Board b = { le64(r), le64(r + 8) };
+		int e = 64 - bit_count(b.p | b.o);
+		ck_assert_int_ge(e, 14);
+		ck_assert_int_le(e, 20);
+		ck_assert_uint_eq(r[17], 2);
+		ck_assert_uint_eq((uint32_t)r[18] | (uint32_t)r[19] << 8 | (uint32_t)r[20] << 16
+		                  | (uint32_t)r[21] << 24, tag);
+		tt_clear(&tt);
+		int v = 0;
+		for (int d = 1; d <= 2; d++)
+			v = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
+		ck_assert_int_eq((int8_t)r[16], v);
+	}
+	free(t);
+	tt_free(&tt);
+	free(c);
+	snprintf(path, sizeof path, "%s/w.bin", dir);
+	unsigned char *w1 = slurp_path(path, &len);
+	/* a rerun takes every label from the caches, adds nothing to them and
+	 * writes the same weights */
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "exact labels, 11-13 empties: 4 from the cache, solving 0 positions"));
+	ck_assert_ptr_nonnull(strstr(out, "14-20 empties: 5 from the cache (5 records), searching 0 positions"));
+	size_t len2;
+	unsigned char *w2 = slurp_path(path, &len2);
+	ck_assert_uint_eq(len, len2);
+	ck_assert_int_eq(memcmp(w1, w2, len), 0);
+	free(w1);
+	free(w2);
+	snprintf(path, sizeof path, "%s/l.cache", dir);
+	free(slurp_path(path, &len));
+	ck_assert_uint_eq(len, 4 * 17);
+	snprintf(path, sizeof path, "%s/s.cache", dir);
+	free(slurp_path(path, &len));
+	ck_assert_uint_eq(len, 5 * 22);
+	/* bad ranges are refused */
+	snprintf(args, sizeof args, "--data %s --solve-mid 13-11", dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 2);
+	snprintf(args, sizeof args, "--data %s --expand 0-5", dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 2);
+	snprintf(args, sizeof args, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(args), 0);
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
 	Suite *s = suite_create("eval");
@@ -447,6 +592,7 @@ static Suite *eval_suite(void)
 	tcase_add_test(t, test_wthor_reader);
 	tcase_add_test(t, test_logbook_reader);
 	tcase_add_test(t, test_eval_cli);
+	tcase_add_test(t, test_train_engine_labels);
 	suite_add_tcase(s, t);
 	return s;
 }

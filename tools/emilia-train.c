@@ -16,7 +16,19 @@
  *         times more in the fit (default 5);
  *       - Logistello book and self-play games: the game result;
  *       - optionally (--solve N) the exact score from the engine's solver
- *         for positions with <= N empties, cached in --cache.
+ *         for positions with <= N empties, and (--solve-mid LO-HI,
+ *         --max-solve-mid M, training set only) for the first M positions
+ *         with LO..HI empties, cached in --cache;
+ *       - optionally (--search-mid LO-HI --search-depth D --max-search M)
+ *         the score of the engine's depth-D search (weights of
+ *         --search-eval, else the built-in ones) instead of the game result
+ *         for the first M training positions with LO..HI empties, cached
+ *         in --search-cache; --search-check reports that search's own
+ *         error on the exactly labelled test positions at 24 empties.
+ *     Engine-labelled new positions (--expand LO-HI --max-expand M): the
+ *     children (every legal move) of training positions that are neither
+ *     training nor test positions, the first M in table order labelled by
+ *     the depth-D search.  Search labels weigh --search-weight (default 1).
  *     Positions are merged under the 8 symmetries (canonical form) and
  *     their labels averaged.  Games of the --test years (WTHOR only) form
  *     the test set (solved like the training set for few empties); test
@@ -26,11 +38,15 @@
  *     until it holds --min-positions samples, for the sparse opening
  *     phases), the weights minimise
  *        sum_i (prediction_i - label_i)^2 + lambda * sum_j w_j^2
- *     by full-batch Adam.  The joint mobility table is used up to phase
- *     --mobility-phases (default 9): in the widened opening phases it
- *     skewed the start position by 9 discs.  The gradient is summed over
- *     a fixed number of chunks, each chunk's sum in a fixed order, and the chunk sums added in
- *     chunk order, so the result does not depend on the thread count.
+ *                          [+ prior_lambda * sum_j (w_j - prior_j)^2]
+ *     by full-batch Adam (--epochs, --lr with cosine decay to 5%; the
+ *     optional --prior weights file, --prior-lambda, shrinks each phase
+ *     towards that file's weights of the phase and starts from them).
+ *     The joint mobility table is used up to phase --mobility-phases
+ *     (default 9): in the widened opening phases it skewed the start
+ *     position by 9 discs.  The gradient is summed over a fixed number of
+ *     chunks, each chunk's sum in a fixed order, and the chunk sums added
+ *     in chunk order, so the result does not depend on the thread count.
  *     Self-symmetric patterns have tied weights (patterns_canonical).
  *  4. The weights are rounded to 1/64 disc, written to --out, installed in
  *     the engine's evaluator, and the per-phase mean absolute error of the
@@ -49,6 +65,8 @@
 #include "eval.h"
 #include "game.h"
 #include "patterns.h"
+#include "search.h"
+#include "tt.h"
 #include "util.h"
 #include "weights.h"
 #include "wthor.h"
@@ -61,8 +79,14 @@ typedef struct Sample {
 	int32_t sum;     /* sum of labels (discs, side to move's view) */
 	uint16_t cnt;
 	uint8_t empties;
-	uint8_t exact;   /* label is an exact solve or an exact WTHOR score */
+	uint8_t exact;   /* LABEL_*: how the label was obtained */
 } Sample;
+
+/* Sample.exact: the label is the (averaged) game result / WTHOR
+ * theoretical score, exact (a solve or the WTHOR score at its depth), a
+ * dropped training position (a test position, kept as a tombstone), or the
+ * score of an engine search (--search-mid). */
+enum { LABEL_GAME = 0, LABEL_EXACT = 1, LABEL_DROPPED = 2, LABEL_SEARCH = 3 };
 
 /* Open-addressing hash set of samples keyed by (p, o). */
 typedef struct Set {
@@ -73,10 +97,17 @@ typedef struct Set {
 typedef struct Options {
 	const char *data, *out, *cache, *eval_only, *report;
 	int test_lo, test_hi;
-	int threads, epochs, solve, max_solve, ph_lo, ph_hi, min_positions, mob_max_phase;
+	int threads, epochs, solve, max_solve, mid_lo, mid_hi, max_mid, ph_lo, ph_hi, min_positions, mob_max_phase;
 	const char *init;
-	double lambda, lr, fraction, exact_weight;
+	double lambda, lr, fraction, exact_weight, search_weight;
+	int search_lo, search_hi, search_depth, max_search;
+	const char *search_cache, *search_eval;
 	uint64_t seed;
+	bool search_check;
+	int16_t *prior;          /* --prior weights, all phases */
+	double prior_lambda;
+	const char *prior_file;
+	int expand_lo, expand_hi, max_expand;
 	bool no_mobility, no_logbook, no_book, theory_after;
 } Options;
 
@@ -134,7 +165,7 @@ static void set_add(Set *s, Board b, int empties, int label, bool exact)
 		x->empties = (uint8_t)empties;
 		s->n++;
 	}
-	if (x->exact && !exact)
+	if (x->exact == LABEL_EXACT && !exact)
 		return;          /* an exact label beats game results */
 	if (exact && !x->exact) {
 		x->sum = 0;
@@ -310,7 +341,7 @@ static void read_all(const Options *o, Set *train, Set *test)
 		if (train->slot[i].cnt && train->slot[i].empties < HOLDOUT_EMPTIES
 		    && set_has(test, train->slot[i].p, train->slot[i].o)) {
 			train->slot[i].cnt = 0xFFFF; /* tombstone: kept in the probe chain */
-			train->slot[i].exact = 2;
+			train->slot[i].exact = LABEL_DROPPED;
 			removed++;
 		}
 	fprintf(stderr, "positions: %ld read, %zu unique training, %zu test, %zu training positions "
@@ -335,6 +366,9 @@ static void *solve_worker(void *arg)
 {
 	SolveJob *j = arg;
 	EndgameOptions eo = endgame_default_options();
+	/* a small table: each thread solves its own positions, and a large
+	 * private table would be allocated and cleared for every solve */
+	eo.hash_mb = 16;
 	for (;;) {
 		size_t i = atomic_fetch_add(&j->next, 1);
 		if (i >= j->n)
@@ -346,13 +380,14 @@ static void *solve_worker(void *arg)
 	return NULL;
 }
 
-static void solve_labels(const Options *o, Set *s)
+/* Exact labels already computed (the --cache file), loaded once. */
+static Set label_cache;
+
+static void load_cache(const Options *o)
 {
-	if (o->solve <= 0)
+	if (label_cache.cap)
 		return;
-	/* load the cache */
-	Set cache = { 0, 0, 0 };
-	set_grow(&cache);
+	set_grow(&label_cache);
 	size_t loaded = 0;
 	FILE *f = o->cache ? fopen(o->cache, "rb") : NULL;
 	if (f) {
@@ -367,23 +402,32 @@ static void solve_labels(const Options *o, Set *s)
 			if ((p & q) || sc < -64 || sc > 64)
 				continue;
 			Board b = { p, q };
-			set_add(&cache, b, 64 - bit_count(p | q), sc, true);
+			set_add(&label_cache, b, 64 - bit_count(p | q), sc, true);
 			loaded++;
 		}
 		fclose(f);
 	}
-	/* the first --max-solve eligible positions in table order (a fixed
-	 * order for fixed inputs), whether cached or not: a rerun with a warm
-	 * cache labels exactly the same positions */
+	fprintf(stderr, "label cache: %zu records\n", loaded);
+}
+
+/* Exact labels for the first `max` samples with lo..hi empties that have
+ * none yet, in table order (a fixed order for fixed inputs), whether
+ * cached or not: a rerun with a warm cache labels exactly the same
+ * positions.  New solves are appended to the cache. */
+static void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
+{
+	if (hi < lo || !max)
+		return;
+	load_cache(o);
 	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
 	size_t n = 0, hit = 0, k = 0;
 	for (size_t i = 0; i < s->cap; i++) {
 		Sample *x = &s->slot[i];
-		if (!x->cnt || x->exact == 2 || x->empties > o->solve || x->exact)
+		if (!x->cnt || x->exact || x->empties > hi || x->empties < lo)
 			continue;
-		if (k++ >= (size_t)o->max_solve)
+		if (k++ >= max)
 			break;
-		Sample *c = set_find(&cache, x->p, x->o);
+		Sample *c = set_find(&label_cache, x->p, x->o);
 		if (c->cnt) {
 			x->sum = c->sum;
 			x->cnt = 1;
@@ -393,8 +437,8 @@ static void solve_labels(const Options *o, Set *s)
 			todo[n++] = x;
 		}
 	}
-	fprintf(stderr, "exact labels: %zu from the cache (%zu records), solving %zu positions "
-	        "with <= %d empties\n", hit, loaded, n, o->solve);
+	fprintf(stderr, "exact labels, %d-%d empties: %zu from the cache, solving %zu positions\n", lo,
+	        hi, hit, n);
 	double t0 = util_now();
 	SolveJob job = { todo, n, 0, xcalloc(n + 1, 1) };
 	pthread_t th[64];
@@ -407,11 +451,13 @@ static void solve_labels(const Options *o, Set *s)
 		todo[i]->sum = job.score[i];
 		todo[i]->cnt = 1;
 		todo[i]->exact = 1;
+		Board b = { todo[i]->p, todo[i]->o };
+		set_add(&label_cache, b, todo[i]->empties, job.score[i], true);
 		if (out) {
 			unsigned char rec[17];
-			for (int b = 0; b < 8; b++) {
-				rec[b] = (unsigned char)(todo[i]->p >> (8 * b));
-				rec[8 + b] = (unsigned char)(todo[i]->o >> (8 * b));
+			for (int b8 = 0; b8 < 8; b8++) {
+				rec[b8] = (unsigned char)(todo[i]->p >> (8 * b8));
+				rec[8 + b8] = (unsigned char)(todo[i]->o >> (8 * b8));
 			}
 			rec[16] = (unsigned char)job.score[i];
 			fwrite(rec, 1, 17, out);
@@ -422,7 +468,233 @@ static void solve_labels(const Options *o, Set *s)
 	fprintf(stderr, "solved %zu positions in %.1f s\n", n, util_now() - t0);
 	free(job.score);
 	free(todo);
+}
+
+/* ---- labels from engine searches, cached -------------------------------- */
+
+typedef struct SearchJob {
+	Sample **todo;
+	size_t n;
+	_Atomic size_t next;
+	int depth;
+	int8_t *score;
+} SearchJob;
+
+/* Each thread searches with its own table, cleared before every position
+ * and without ProbCut, iterative deepening 1..depth: the label depends on
+ * the position, the depth and the weights only, not on the thread
+ * schedule. */
+static void *search_worker(void *arg)
+{
+	SearchJob *j = arg;
+	TT tt;
+	if (!tt_init(&tt, 4))
+		die("out of memory");
+	SearchShared sh;
+	SearchThread *t = xcalloc(1, sizeof *t);
+	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	sh.threads = t;
+	sh.nthreads = 1;
+	search_thread_init(t, &sh, 0);
+	t->sel = SEARCH_SEL_NONE;
+	for (;;) {
+		size_t i = atomic_fetch_add(&j->next, 1);
+		if (i >= j->n)
+			break;
+		Board b = { j->todo[i]->p, j->todo[i]->o };
+		tt_clear(&tt);
+		int v = 0;
+		for (int d = 1; d <= j->depth; d++)
+			v = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
+		j->score[i] = (int8_t)v;
+	}
+	free(t);
+	tt_free(&tt);
+	return NULL;
+}
+
+/* Search labels for the first --max-search samples with --search-mid
+ * empties that have a game-result label, in table order.  The searches
+ * use the weights of --search-eval (else the built-in ones); the cache
+ * (--search-cache, records p, o, score, depth, weights checksum) only
+ * answers for the same depth and weights. */
+static void search_labels(const Options *o, Set *s)
+{
+	if (o->search_depth <= 0 || !o->max_search)
+		return;
+	char err[WEIGHTS_ERR];
+	size_t len;
+	uint32_t tag;
+	if (o->search_eval) {
+		unsigned char *img = weights_read_file(o->search_eval, 64u << 20, &len, err);
+		if (!img)
+			die(err);
+		tag = (uint32_t)weights_checksum(img, len);
+		free(img);
+		if (!eval_load_file(o->search_eval, err))
+			die(err);
+	} else {
+		const unsigned char *img = weights_builtin(&len);
+		tag = (uint32_t)weights_checksum(img, len);
+	}
+	Set cache = { 0, 0, 0 };
+	set_grow(&cache);
+	size_t loaded = 0;
+	FILE *f = o->search_cache ? fopen(o->search_cache, "rb") : NULL;
+	if (f) {
+		unsigned char rec[22];
+		while (fread(rec, 1, 22, f) == 22) {
+			uint64_t p = 0, q = 0;
+			uint32_t rt = 0;
+			for (int k = 7; k >= 0; k--) {
+				p = p << 8 | rec[k];
+				q = q << 8 | rec[8 + k];
+			}
+			for (int k = 3; k >= 0; k--)
+				rt = rt << 8 | rec[18 + k];
+			int sc = (int8_t)rec[16];
+			if ((p & q) || sc < -64 || sc > 64 || rec[17] != o->search_depth || rt != tag)
+				continue;
+			Board b = { p, q };
+			set_add(&cache, b, 64 - bit_count(p | q), sc, true);
+			loaded++;
+		}
+		fclose(f);
+	}
+	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
+	size_t n = 0, hit = 0, k = 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		Sample *x = &s->slot[i];
+		if (!x->cnt || x->exact != LABEL_GAME || x->empties > o->search_hi || x->empties < o->search_lo)
+			continue;
+		if (k++ >= (size_t)o->max_search)
+			break;
+		Sample *c = set_find(&cache, x->p, x->o);
+		if (c->cnt) {
+			x->sum = c->sum;
+			x->cnt = 1;
+			x->exact = LABEL_SEARCH;
+			hit++;
+		} else {
+			todo[n++] = x;
+		}
+	}
+	fprintf(stderr, "search labels (depth %d), %d-%d empties: %zu from the cache (%zu records), "
+	        "searching %zu positions\n", o->search_depth, o->search_lo, o->search_hi, hit, loaded, n);
+	double t0 = util_now();
+	SearchJob job = { todo, n, 0, o->search_depth, xcalloc(n + 1, 1) };
+	pthread_t th[64];
+	for (int t = 0; t < o->threads; t++)
+		pthread_create(&th[t], NULL, search_worker, &job);
+	for (int t = 0; t < o->threads; t++)
+		pthread_join(th[t], NULL);
+	FILE *out = o->search_cache ? fopen(o->search_cache, "ab") : NULL;
+	for (size_t i = 0; i < n; i++) {
+		todo[i]->sum = job.score[i];
+		todo[i]->cnt = 1;
+		todo[i]->exact = LABEL_SEARCH;
+		if (out) {
+			unsigned char rec[22];
+			for (int b8 = 0; b8 < 8; b8++) {
+				rec[b8] = (unsigned char)(todo[i]->p >> (8 * b8));
+				rec[8 + b8] = (unsigned char)(todo[i]->o >> (8 * b8));
+			}
+			rec[16] = (unsigned char)job.score[i];
+			rec[17] = (unsigned char)o->search_depth;
+			for (int b8 = 0; b8 < 4; b8++)
+				rec[18 + b8] = (unsigned char)(tag >> (8 * b8));
+			fwrite(rec, 1, 22, out);
+		}
+	}
+	if (out)
+		fclose(out);
+	fprintf(stderr, "searched %zu positions in %.1f s\n", n, util_now() - t0);
+	free(job.score);
+	free(todo);
 	free(cache.slot);
+}
+
+/* Engine-labelled new positions (--expand LO-HI): the children of the
+ * training positions (every legal move, not only the one played) that
+ * have LO..HI empties and are neither training nor test positions; the
+ * first --max-expand of them in table order (a fixed, hash-shuffled order
+ * for fixed inputs, so a smaller count is a subset of a larger one) are
+ * labelled by the --search-depth search and added to the training set. */
+static void expand(const Options *o, Set *train_set, const Set *test_set)
+{
+	if (o->expand_hi < o->expand_lo || !o->max_expand || o->search_depth <= 0)
+		return;
+	Set extra = { 0, 0, 0 };
+	set_grow(&extra);
+	for (size_t i = 0; i < train_set->cap; i++) {
+		const Sample *x = &train_set->slot[i];
+		if (!x->cnt || x->exact == LABEL_DROPPED || x->empties < o->expand_lo + 1
+		    || x->empties > o->expand_hi + 1)
+			continue;
+		for (uint64_t m = board_moves(x->p, x->o); m; m = bit_pop(m)) {
+			int sq = bit_first(m);
+			Board c = board_apply((Board){ x->p, x->o }, sq, board_flips(x->p, x->o, sq));
+			if (!board_moves(c.p, c.o))
+				continue;   /* samples are positions with a move */
+			Board k = board_canonical(c, NULL);
+			if (set_has(train_set, k.p, k.o) || set_has(test_set, k.p, k.o))
+				continue;
+			set_add(&extra, c, x->empties - 1, 0, false);
+		}
+	}
+	/* the first max_expand in table order become training samples */
+	size_t k = 0;
+	for (size_t i = 0; i < extra.cap && k < (size_t)o->max_expand; i++) {
+		Sample *x = &extra.slot[i];
+		if (!x->cnt)
+			continue;
+		x->cnt = 1;
+		x->sum = 0;
+		k++;
+	}
+	fprintf(stderr, "expansion: %zu new positions with %d-%d empties, %zu used\n", extra.n,
+	        o->expand_lo, o->expand_hi, k);
+	Options so = *o;
+	so.search_lo = o->expand_lo;
+	so.search_hi = o->expand_hi;
+	so.max_search = (int)k;
+	search_labels(&so, &extra);
+	for (size_t i = 0; i < extra.cap; i++) {
+		const Sample *x = &extra.slot[i];
+		if (!x->cnt || x->exact != LABEL_SEARCH)
+			continue;
+		Board b = { x->p, x->o };
+		set_add(train_set, b, x->empties, x->sum, false);
+		set_find(train_set, x->p, x->o)->exact = LABEL_SEARCH;
+	}
+	free(extra.slot);
+}
+
+/* The error of the labelling search itself: the --search-depth search
+ * of the test positions with exact labels at lo..hi empties. */
+static void search_check(const Options *o, Set *s, int lo, int hi)
+{
+	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
+	size_t n = 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		Sample *x = &s->slot[i];
+		if (x->cnt && x->exact == LABEL_EXACT && x->empties >= lo && x->empties <= hi)
+			todo[n++] = x;
+	}
+	double t0 = util_now();
+	SearchJob job = { todo, n, 0, o->search_depth, xcalloc(n + 1, 1) };
+	pthread_t th[64];
+	for (int t = 0; t < o->threads; t++)
+		pthread_create(&th[t], NULL, search_worker, &job);
+	for (int t = 0; t < o->threads; t++)
+		pthread_join(th[t], NULL);
+	double err = 0;
+	for (size_t i = 0; i < n; i++)
+		err += fabs(job.score[i] - (double)todo[i]->sum / todo[i]->cnt);
+	printf("depth-%d search of the %zu test positions with exact labels at %d-%d empties: MAE %.3f "
+	       "(%.1f s)\n", o->search_depth, n, lo, hi, n ? err / (double)n : 0.0, util_now() - t0);
+	free(job.score);
+	free(todo);
 }
 
 /* ---- fitting ----------------------------------------------------------- */
@@ -502,12 +774,15 @@ static double gradient(Fit *f, float *g)
 }
 
 /* Fit one phase; w receives the weights in discs (every position, tied). */
-static void fit_phase(const Options *o, Fit *f, int ph)
+static void fit_phase(const Options *o, Fit *f, int ph, const float *prior)
 {
 	float *g = xcalloc(PATTERN_WEIGHTS, sizeof *g);
 	float *m = xcalloc(PATTERN_WEIGHTS, sizeof *m);
 	float *v = xcalloc(PATTERN_WEIGHTS, sizeof *v);
-	memset(f->w, 0, PATTERN_WEIGHTS * sizeof *f->w);
+	if (prior)
+		memcpy(f->w, prior, PATTERN_WEIGHTS * sizeof *f->w);
+	else
+		memset(f->w, 0, PATTERN_WEIGHTS * sizeof *f->w);
 	const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
 	double t0 = util_now();
 	for (int ep = 1; ep <= o->epochs; ep++) {
@@ -519,6 +794,8 @@ static void fit_phase(const Options *o, Fit *f, int ph)
 			if ((o->no_mobility || ph > o->mob_max_phase) && j >= PATTERN_MOB_OFFSET)
 				continue;
 			double gj = (double)g[j] + o->lambda * f->w[j];
+			if (prior)
+				gj += o->prior_lambda * (f->w[j] - prior[j]);
 			if (gj == 0 && m[j] == 0)
 				continue;
 			m[j] = (float)(b1 * m[j] + (1 - b1) * gj);
@@ -558,7 +835,7 @@ static void train(const Options *o, Set *s, int16_t *out)
 		for (;;) {
 			n = 0;
 			for (size_t i = 0; i < s->cap; i++)
-				n += s->slot[i].cnt && s->slot[i].exact != 2 && s->slot[i].empties >= lo
+				n += s->slot[i].cnt && s->slot[i].exact != LABEL_DROPPED && s->slot[i].empties >= lo
 				     && s->slot[i].empties <= hi;
 			if (n >= (size_t)o->min_positions || (lo <= 1 && hi >= 60))
 				break;
@@ -572,19 +849,27 @@ static void train(const Options *o, Set *s, int16_t *out)
 		n = 0;
 		for (size_t i = 0; i < s->cap; i++) {
 			const Sample *x = &s->slot[i];
-			if (!x->cnt || x->exact == 2 || x->empties < lo || x->empties > hi)
+			if (!x->cnt || x->exact == LABEL_DROPPED || x->empties < lo || x->empties > hi)
 				continue;
 			features(x->p, x->o, f.feat + n * PATTERN_FEATURES);
 			f.label[n] = (float)x->sum / x->cnt;
 			/* positions reached in many games have reliable (averaged)
 			 * labels: weight sqrt(count), at most 32 */
-			f.sw[n] = (x->exact ? (float)o->exact_weight : 1.0f)
+			f.sw[n] = (x->exact == LABEL_EXACT ? (float)o->exact_weight
+			           : x->exact == LABEL_SEARCH ? (float)o->search_weight : 1.0f)
 			        * (float)sqrt(x->cnt < 1024 ? x->cnt : 1024);
 			n++;
 		}
 		fprintf(stderr, "phase %d (%d-%d empties): %zu positions with %d-%d empties\n", ph,
 		        ph * 5 + 1, ph * 5 + 5, n, lo, hi);
-		fit_phase(o, &f, ph);
+		float *prior = NULL;
+		if (o->prior) {
+			prior = xcalloc(PATTERN_WEIGHTS, sizeof *prior);
+			for (size_t j = 0; j < PATTERN_WEIGHTS; j++)
+				prior[j] = (float)o->prior[(size_t)ph * PATTERN_WEIGHTS + j] / WEIGHTS_SCALE;
+		}
+		fit_phase(o, &f, ph, prior);
+		free(prior);
 		int16_t *w = out + (size_t)ph * PATTERN_WEIGHTS;
 		for (size_t j = 0; j < PATTERN_WEIGHTS; j++) {
 			double q = floor(f.w[canon_map[j]] * WEIGHTS_SCALE + 0.5);
@@ -609,17 +894,17 @@ static void report(const char *name, const Set *s, FILE *rep)
 	long cnt[PATTERN_PHASES] = { 0 }, n24 = 0, nex[PATTERN_PHASES] = { 0 };
 	for (size_t i = 0; i < s->cap; i++) {
 		const Sample *x = &s->slot[i];
-		if (!x->cnt || x->exact == 2)
+		if (!x->cnt || x->exact == LABEL_DROPPED)
 			continue;
 		double d = fabs(eval_score(ev, x->p, x->o) - (double)x->sum / x->cnt);
 		int ph = patterns_phase(x->empties);
 		err[ph] += d;
 		cnt[ph]++;
-		if (x->exact) {
+		if (x->exact == LABEL_EXACT) {
 			ex[ph] += d;
 			nex[ph]++;
 		}
-		if (x->empties == 24 && x->exact) {
+		if (x->empties == 24 && x->exact == LABEL_EXACT) {
 			err24 += d;
 			n24++;
 		}
@@ -870,6 +1155,10 @@ static int usage(void)
 	        "                    [--phases A-B] [--no-mobility] [--no-logbook] [--no-book] [--eval-only WEIGHTS]\n"
 	        "                    [--exact-weight W] [--results-after] [--min-positions N]\n"
 	        "                    [--mobility-phases LAST] [--init WEIGHTS (phases not in --phases)]\n"
+	        "                    [--solve-mid LO-HI --max-solve-mid N]\n"
+	        "                    [--search-mid LO-HI --max-search N] [--expand LO-HI --max-expand N]\n"
+	        "                    [--search-depth D] [--search-cache FILE] [--search-eval WEIGHTS]\n"
+	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
 	        "       emilia-train --speed N   (evaluations per second)\n"
 	        "       emilia-train --write-placeholder FILE   (the previous evaluation as weights)\n"
 	        "       emilia-train --fit-hand N   (fit and measure the 6x6 and Anti evaluations)\n"
@@ -889,6 +1178,7 @@ int main(int argc, char **argv)
 	o.lambda = 1.0;
 	o.fraction = 1.0;
 	o.exact_weight = 5.0;
+	o.search_weight = 1.0;
 	o.min_positions = 300000;
 	o.mob_max_phase = 9;
 	o.theory_after = true;
@@ -907,7 +1197,9 @@ int main(int argc, char **argv)
 			fit_hand((int)l, 8, VARIANT_ANTI, 8, 14, 3);
 			return 0;
 		}
-		if (!strcmp(a, "--no-mobility"))
+		if (!strcmp(a, "--search-check"))
+			o.search_check = true;
+		else if (!strcmp(a, "--no-mobility"))
 			o.no_mobility = true;
 		else if (!strcmp(a, "--no-logbook"))
 			o.no_logbook = true;
@@ -931,6 +1223,34 @@ int main(int argc, char **argv)
 			if (sscanf(v, "%d-%d", &o.ph_lo, &o.ph_hi) != 2 || o.ph_lo < 0 || o.ph_hi >= PATTERN_PHASES
 			    || o.ph_lo > o.ph_hi)
 				return usage();
+		} else if (!strcmp(a, "--expand")) {
+			if (sscanf(v, "%d-%d", &o.expand_lo, &o.expand_hi) != 2 || o.expand_lo < 1
+			    || o.expand_hi > 59 || o.expand_lo > o.expand_hi)
+				return usage();
+		} else if (!strcmp(a, "--max-expand") && util_parse_int(v, 0, 100000000, &l))
+			o.max_expand = (int)l;
+		else if (!strcmp(a, "--search-mid")) {
+			if (sscanf(v, "%d-%d", &o.search_lo, &o.search_hi) != 2 || o.search_lo < 1
+			    || o.search_hi > 60 || o.search_lo > o.search_hi)
+				return usage();
+		} else if (!strcmp(a, "--search-depth") && util_parse_int(v, 0, 30, &l))
+			o.search_depth = (int)l;
+		else if (!strcmp(a, "--max-search") && util_parse_int(v, 0, 100000000, &l))
+			o.max_search = (int)l;
+		else if (!strcmp(a, "--search-cache"))
+			o.search_cache = v;
+		else if (!strcmp(a, "--prior"))
+			o.prior_file = v;
+		else if (!strcmp(a, "--prior-lambda"))
+			o.prior_lambda = atof(v);
+		else if (!strcmp(a, "--search-eval"))
+			o.search_eval = v;
+		else if (!strcmp(a, "--search-weight"))
+			o.search_weight = atof(v);
+		else if (!strcmp(a, "--solve-mid")) {
+			if (sscanf(v, "%d-%d", &o.mid_lo, &o.mid_hi) != 2 || o.mid_lo < 1 || o.mid_hi > 40
+			    || o.mid_lo > o.mid_hi)
+				return usage();
 		} else if (!strcmp(a, "--test")) {
 			if (sscanf(v, "%d-%d", &o.test_lo, &o.test_hi) != 2)
 				return usage();
@@ -946,6 +1266,8 @@ int main(int argc, char **argv)
 			o.init = v;
 		else if (!strcmp(a, "--min-positions") && util_parse_int(v, 0, 100000000, &l))
 			o.min_positions = (int)l;
+		else if (!strcmp(a, "--max-solve-mid") && util_parse_int(v, 0, 100000000, &l))
+			o.max_mid = (int)l;
 		else if (!strcmp(a, "--max-solve") && util_parse_int(v, 0, 100000000, &l))
 			o.max_solve = (int)l;
 		else if (!strcmp(a, "--seed"))
@@ -965,6 +1287,16 @@ int main(int argc, char **argv)
 	}
 	if (!o.data)
 		return usage();
+	if (o.prior_file) {
+		char perr[WEIGHTS_ERR];
+		size_t plen;
+		unsigned char *img = weights_read_file(o.prior_file, 64u << 20, &plen, perr);
+		o.prior = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *o.prior);
+		if (!img || !weights_decode(img, plen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS,
+		                            o.prior, perr))
+			die(perr);
+		free(img);
+	}
 	double t0 = util_now();
 	build_canon_map();
 	Set train_set = { 0, 0, 0 }, test_set = { 0, 0, 0 };
@@ -973,12 +1305,17 @@ int main(int argc, char **argv)
 	read_all(&o, &train_set, &test_set);
 	fprintf(stderr, "read in %.0f s\n", util_now() - t0);
 	char err[WEIGHTS_ERR];
-	solve_labels(&o, &test_set);
+	solve_labels(&o, &test_set, 1, o.solve, (size_t)o.max_solve);
 	if (o.eval_only) {
 		if (!eval_load_file(o.eval_only, err))
 			die(err);
 	} else {
-		solve_labels(&o, &train_set);
+		solve_labels(&o, &train_set, 1, o.solve, (size_t)o.max_solve);
+		solve_labels(&o, &train_set, o.mid_lo, o.mid_hi, (size_t)o.max_mid);
+		search_labels(&o, &train_set);
+		expand(&o, &train_set, &test_set);
+		if (o.search_check)
+			search_check(&o, &test_set, 24, 24);
 		int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
 		if (o.init) {
 			size_t ilen;
