@@ -10,8 +10,8 @@
  *               the 3/4-empty code tries squares alone in their quadrant
  *               first (parity).
  *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
- *               (5: with 6, 1.21x the nodes on FFO #40-#49 but fewer table
- *               probes; time measured equal).
+ *               (5: with 6, 1.24x the nodes on FFO #40-#49 and about the
+ *               same time).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (endgame_tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
@@ -34,9 +34,9 @@
  * beyond the window, t rising over the levels eg_mpc_t[].  Each level is
  * cheap and leaves best moves in the table (its bounds are tagged with the
  * level, so the exact search never uses them) and a better score estimate
- * for the next level's aspiration window.  FFO #40-#49, 1 thread: 1.777 G
- * nodes without, 0.925 G with (same other settings); the sigma model and t
- * values were tuned on those positions (bench/ffo-history.csv).
+ * for the next level's aspiration window.  FFO #40-#49, 1 thread: 1.448 G
+ * nodes without (--disable presearch), 0.765 G with; the sigma model and
+ * t values were tuned on those positions (README, Endgame solver).
  *
  * Table traffic: the table is allocated with huge pages (util_alloc_large)
  * and a node prefetches its children's buckets while ordering them.
