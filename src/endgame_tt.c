@@ -25,7 +25,8 @@ bool endgame_tt_init(EndgameTT *t, int mb)
 
 void endgame_tt_free(EndgameTT *t)
 {
-	util_free_large(t->entries);
+	if (t->entries)
+		util_free_large(t->entries, (t->mask + 1) * sizeof(EndgameTTEntry));
 	t->entries = NULL;
 	t->mask = 0;
 }

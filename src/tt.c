@@ -28,7 +28,7 @@ bool tt_init(TT *t, int mb)
 
 void tt_free(TT *t)
 {
-	util_free_large((void *)t->entries);
+	util_free_large((void *)t->entries, t->bytes);
 	t->entries = NULL;
 	t->mask = 0;
 	t->bytes = 0;

@@ -27,20 +27,28 @@ bool util_parse_int(const char *s, long lo, long hi, long *out)
 
 void *util_alloc_large(size_t bytes)
 {
+	/* anonymous pages are zero and are only touched (faulted in) when
+	 * used: no memset, which would cost time inside a timed search */
 	const size_t huge = (size_t)2 << 20;
-	if (bytes < huge)
-		return calloc(1, bytes);
-	void *p = NULL;
-	if (posix_memalign(&p, huge, bytes) != 0)
+	size_t len = bytes + huge;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
 		return NULL;
+	/* keep a 2 MB aligned range of `bytes` (rounded up to the page) */
+	char *p = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+	size_t head = (size_t)(p - m), used = (bytes + 4095) & ~(size_t)4095;
+	if (head)
+		munmap(m, head);
+	if (len - head > used)
+		munmap(p + used, len - head - used);
 #ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+	madvise(p, used, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
-	memset(p, 0, bytes);
 	return p;
 }
 
-void util_free_large(void *p)
+void util_free_large(void *p, size_t bytes)
 {
-	free(p);
+	if (p)
+		munmap(p, (bytes + 4095) & ~(size_t)4095);
 }

@@ -12,11 +12,12 @@ double util_now(void);
 /* Parse a whole decimal integer in [lo, hi]; false on anything else. */
 bool util_parse_int(const char *s, long lo, long hi, long *out);
 
-/* Zeroed memory for a large table (transposition tables): aligned to 2 MB
- * and advised to use transparent huge pages where the system offers them
- * (random probes into a table of many MB otherwise miss the TLB on almost
- * every access).  NULL when memory is short; release with util_free_large. */
+/* Zeroed memory for a large table (transposition tables), mapped lazily:
+ * aligned to 2 MB and advised to use transparent huge pages where the
+ * system offers them (random probes into a table of many MB otherwise miss
+ * the TLB on almost every access).  NULL when memory is short; release
+ * with util_free_large and the same size. */
 void *util_alloc_large(size_t bytes);
-void util_free_large(void *p);
+void util_free_large(void *p, size_t bytes);
 
 #endif
