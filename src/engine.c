@@ -599,11 +599,8 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		/* lazy SMP: a helper may have completed this iteration already,
 		 * or complete it while thread 0 searches it: its result counts */
 		const bool smp = nhelpers > 0 && multipv == 1;
-		if (smp && atomic_load(&sh->done_iter) >= d) {
-			d = engine_adopt(e, rm, n);
-			engine_iteration(&plan, d, empties, &depth, &sel);
-			exact = depth >= empties && sel == SEARCH_SEL_NONE;
-		} else {
+		bool adopt = smp && atomic_load(&sh->done_iter) >= d;
+		if (!adopt) {
 			t0->iter = smp ? d : 0;
 			int alpha = -SEARCH_INF, beta = SEARCH_INF;
 			if (d >= 4 && multipv == 1 && rm[0].searched) {
@@ -621,14 +618,16 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 				else
 					break;
 			}
-			if (t0->aborted && t0->superseded && !atomic_load(&sh->stop)) {
+			adopt = t0->aborted && t0->superseded && !atomic_load(&sh->stop);
+			if (adopt)
 				t0->aborted = false;
-				d = engine_adopt(e, rm, n);
-				engine_iteration(&plan, d, empties, &depth, &sel);
-				exact = depth >= empties && sel == SEARCH_SEL_NONE;
-			} else if (!t0->aborted && smp) {
+			else if (!t0->aborted && smp)
 				engine_publish(e, d, &rm[0]);
-			}
+		}
+		if (adopt) {
+			d = engine_adopt(e, rm, n);
+			engine_iteration(&plan, d, empties, &depth, &sel);
+			exact = depth >= empties && sel == SEARCH_SEL_NONE;
 		}
 		if (t0->aborted) {
 			if (t0->partial && res.depth > 0) {

@@ -362,6 +362,17 @@ typedef struct SolveJob {
 	int8_t *score;
 } SolveJob;
 
+/* Run fn(arg) on `threads` threads (at most 64, the --threads bound) and
+ * wait for all of them. */
+static void train_run_threads(void *(*fn)(void *), void *arg, int threads)
+{
+	pthread_t th[64];
+	for (int t = 0; t < threads; t++)
+		pthread_create(&th[t], NULL, fn, arg);
+	for (int t = 0; t < threads; t++)
+		pthread_join(th[t], NULL);
+}
+
 static void *solve_worker(void *arg)
 {
 	SolveJob *j = arg;
@@ -441,11 +452,7 @@ static void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 	        hi, hit, n);
 	double t0 = util_now();
 	SolveJob job = { todo, n, 0, xcalloc(n + 1, 1) };
-	pthread_t th[64];
-	for (int t = 0; t < o->threads; t++)
-		pthread_create(&th[t], NULL, solve_worker, &job);
-	for (int t = 0; t < o->threads; t++)
-		pthread_join(th[t], NULL);
+	train_run_threads(solve_worker, &job, o->threads);
 	FILE *out = o->cache ? fopen(o->cache, "ab") : NULL;
 	for (size_t i = 0; i < n; i++) {
 		todo[i]->sum = job.score[i];
@@ -583,11 +590,7 @@ static void search_labels(const Options *o, Set *s)
 	        "searching %zu positions\n", o->search_depth, o->search_lo, o->search_hi, hit, loaded, n);
 	double t0 = util_now();
 	SearchJob job = { todo, n, 0, o->search_depth, xcalloc(n + 1, 1) };
-	pthread_t th[64];
-	for (int t = 0; t < o->threads; t++)
-		pthread_create(&th[t], NULL, search_worker, &job);
-	for (int t = 0; t < o->threads; t++)
-		pthread_join(th[t], NULL);
+	train_run_threads(search_worker, &job, o->threads);
 	FILE *out = o->search_cache ? fopen(o->search_cache, "ab") : NULL;
 	for (size_t i = 0; i < n; i++) {
 		todo[i]->sum = job.score[i];
@@ -683,11 +686,7 @@ static void search_check(const Options *o, Set *s, int lo, int hi)
 	}
 	double t0 = util_now();
 	SearchJob job = { todo, n, 0, o->search_depth, xcalloc(n + 1, 1) };
-	pthread_t th[64];
-	for (int t = 0; t < o->threads; t++)
-		pthread_create(&th[t], NULL, search_worker, &job);
-	for (int t = 0; t < o->threads; t++)
-		pthread_join(th[t], NULL);
+	train_run_threads(search_worker, &job, o->threads);
 	double err = 0;
 	for (size_t i = 0; i < n; i++)
 		err += fabs(job.score[i] - (double)todo[i]->sum / todo[i]->cnt);
@@ -758,11 +757,7 @@ static void *grad_worker(void *arg)
 static double gradient(Fit *f, float *g)
 {
 	f->next_chunk = 0;
-	pthread_t th[64];
-	for (int t = 0; t < f->nthreads; t++)
-		pthread_create(&th[t], NULL, grad_worker, f);
-	for (int t = 0; t < f->nthreads; t++)
-		pthread_join(th[t], NULL);
+	train_run_threads(grad_worker, f, f->nthreads);
 	memset(g, 0, PATTERN_WEIGHTS * sizeof *g);
 	double sse = 0;
 	for (int c = 0; c < NCHUNK; c++) {
