@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 #include "util.h"
