@@ -4,27 +4,21 @@
  * threads sharing one transposition table, time management (timeman.h),
  * levels, the random choice of Easy/Normal, multi-PV, the book hook.
  *
- * Threads (lazy SMP): the calling thread is search thread 0 and drives the
- * iterations, the clock and the reports; helpers 1..N-1 run the same
- * iterative deepening on their own copy of the root move list, odd
- * helpers one iteration ahead of the deepest completed one.  Whichever
- * thread completes an iteration first publishes its best root move
- * (engine_publish, SearchShared.done_iter); the threads still searching
- * that iteration unwind at once and go on to the next (helpers) or take
- * the published result as their own (thread 0, engine_adopt), so an
- * iteration takes the time of the fastest thread that searched it.  This
- * applies to single-line searches (multi-PV and the random levels need
- * every move's score from thread 0); with one thread nothing changes.  Every thread
- * polls the same atomic stop flag; thread 0 raises it when it is done and
- * returns at once (a helper that waits for a core, on a loaded machine,
- * must not delay the move); the helpers are joined by engine_join() at the
- * start of the next call that touches the table or the threads
- * (engine_search, engine_new_game, engine_set_hash_mb, engine_free).
+ * Threads: the calling thread is search thread 0 and drives the
+ * iterations, the clock and the reports; helpers 1..N-1 wait in the
+ * search's split-point pool (search_helper_loop, Young Brothers Wait, see
+ * search.h) and work under thread 0's nodes, sharing one transposition
+ * table.  Every thread polls the same atomic stop flag; thread 0 raises
+ * it and closes the pool when it is done and returns at once (a helper
+ * that waits for a core, on a loaded machine, must not delay the move);
+ * the helpers are joined by engine_join() at the start of the next call
+ * that touches the table or the threads (engine_search, engine_new_game,
+ * engine_set_hash_mb, engine_free).
  *
  * Hand-over to the endgame solver (endgame.h): the exact iteration of a
  * single-line search (no multi-PV, no random choice) is done by
- * endgame_solve_window() with all the threads: the helpers are stopped
- * first (stop_helpers), and a watchdog thread raises the stop flag at the
+ * endgame_solve_window() with all the threads: the midgame helpers leave
+ * the pool first, and a watchdog thread raises the stop flag at the
  * hard deadline since the solver only polls that flag.  Multi-PV and the
  * random levels need the exact score of several moves and solve with the
  * midgame search run to the end instead.
@@ -73,10 +67,6 @@ struct Engine {
 	void *book_ctx;
 	SearchShared sh;
 	atomic_bool running;
-	/* lazy SMP: the best root move of the deepest completed iteration
-	 * (sh.done_iter), whichever thread completed it */
-	pthread_mutex_t smp_lock;
-	SearchRootMove smp_best;
 };
 
 /* What a level means for one search. */
@@ -88,11 +78,7 @@ typedef struct EnginePlan {
 } EnginePlan;
 
 typedef struct EngineHelper {
-	Engine *e;
 	SearchThread *t;
-	Board b;
-	EnginePlan plan;
-	int empties;
 	pthread_t tid;
 } EngineHelper;
 
@@ -153,7 +139,6 @@ Engine *engine_new(void)
 	e->threads_alloc = 1;
 	pthread_mutex_init(&e->search_lock, NULL);
 	pthread_mutex_init(&e->opt_lock, NULL);
-	pthread_mutex_init(&e->smp_lock, NULL);
 	e->hash_mb = TT_DEFAULT_MB;
 	e->nthreads = 1;
 	e->use_solver = true;
@@ -162,6 +147,7 @@ Engine *engine_new(void)
 	e->rng = 0x9E3779B97F4A7C15ULL;
 	atomic_init(&e->running, false);
 	search_shared_init(&e->sh, &e->tt, 8, VARIANT_NORMAL);
+	search_pool_init(&e->sh);
 	return e;
 }
 
@@ -183,7 +169,7 @@ void engine_free(Engine *e)
 	pthread_mutex_unlock(&e->search_lock);
 	pthread_mutex_destroy(&e->search_lock);
 	pthread_mutex_destroy(&e->opt_lock);
-	pthread_mutex_destroy(&e->smp_lock);
+	search_pool_destroy(&e->sh);
 	free(e->threads);
 	free(e->helpers);
 	tt_free(&e->tt);
@@ -383,66 +369,10 @@ static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, in
 	return true;
 }
 
-/* Lazy SMP: publish iteration d's result (its best root move) when no
- * thread completed it or a deeper one yet; the threads searching it or a
- * shallower one unwind (SearchThread.iter). */
-static void engine_publish(Engine *e, int d, const SearchRootMove *best)
-{
-	pthread_mutex_lock(&e->smp_lock);
-	if (d > atomic_load(&e->sh.done_iter)) {
-		e->smp_best = *best;
-		atomic_store(&e->sh.done_iter, d);
-	}
-	pthread_mutex_unlock(&e->smp_lock);
-}
-
-/* Take the published result as rm's best move (the rest keep their order);
- * returns its iteration. */
-static int engine_adopt(Engine *e, SearchRootMove *rm, int n)
-{
-	pthread_mutex_lock(&e->smp_lock);
-	SearchRootMove best = e->smp_best;
-	int d = atomic_load(&e->sh.done_iter);
-	pthread_mutex_unlock(&e->smp_lock);
-	for (int k = 0; k < n; k++)
-		if (rm[k].move == best.move) {
-			memmove(&rm[1], &rm[0], sizeof(SearchRootMove) * (size_t)k);
-			break;
-		}
-	rm[0] = best;
-	rm[0].searched = true;
-	for (int i = 1; i < n; i++)
-		rm[i].searched = false;
-	return d;
-}
-
 static void *engine_helper_main(void *arg)
 {
 	EngineHelper *h = arg;
-	SearchThread *t = h->t;
-	SearchRootMove rm[SEARCH_MAX_MOVES];
-	int n = search_root_moves(t, h->b, rm);
-	/* odd helpers stay one iteration ahead of the last completed one */
-	for (int d = 1 + (t->id & 1);; d++) {
-		int done = atomic_load(&t->sh->done_iter);
-		if (d <= done)
-			d = done + 1 + (t->id & 1);
-		int depth, sel;
-		if (!engine_iteration(&h->plan, d, h->empties, &depth, &sel))
-			break;
-		t->sel = sel;
-		t->iter = d;
-		search_root(t, h->b, rm, n, depth, -SEARCH_INF, SEARCH_INF, 1);
-		if (t->aborted) {
-			if (t->superseded && !atomic_load(&t->sh->stop) && !atomic_load(&t->sh->stop_helpers))
-				continue;
-			break;
-		}
-		engine_publish(h->e, d, &rm[0]);
-		if (depth >= h->empties && sel == SEARCH_SEL_NONE)
-			break;
-	}
-	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+	search_helper_loop(h->t);
 	return NULL;
 }
 
@@ -566,11 +496,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	int nhelpers = 0;
 	for (int i = 1; i < nthreads; i++) {
 		EngineHelper *h = &helpers[nhelpers];
-		h->e = e;
 		h->t = &threads[i];
-		h->b = b;
-		h->plan = plan;
-		h->empties = empties;
 		if (pthread_create(&h->tid, NULL, engine_helper_main, h) == 0)
 			nhelpers++;
 	}
@@ -582,9 +508,9 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 		if (!engine_iteration(&plan, d, empties, &depth, &sel))
 			break;
 		t0->sel = sel;
-		bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
+		const bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
 		if (exact && multipv == 1 && use_solver) {
-			atomic_store(&sh->stop_helpers, true);
+			search_pool_quit(sh);
 			for (int i = 0; i < nhelpers; i++)
 				pthread_join(helpers[i].tid, NULL);
 			nhelpers = 0;
@@ -596,38 +522,21 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 				info(&res, user);
 			break;
 		}
-		/* lazy SMP: a helper may have completed this iteration already,
-		 * or complete it while thread 0 searches it: its result counts */
-		const bool smp = nhelpers > 0 && multipv == 1;
-		bool adopt = smp && atomic_load(&sh->done_iter) >= d;
-		if (!adopt) {
-			t0->iter = smp ? d : 0;
-			int alpha = -SEARCH_INF, beta = SEARCH_INF;
-			if (d >= 4 && multipv == 1 && rm[0].searched) {
-				alpha = rm[0].score - 2;
-				beta = rm[0].score + 2;
-			}
-			for (;;) {
-				int v = search_root(t0, b, rm, n, depth, alpha, beta, multipv);
-				if (t0->aborted)
-					break;
-				if (v <= alpha && alpha > -SEARCH_INF)
-					alpha = -SEARCH_INF;
-				else if (v >= beta && beta < SEARCH_INF)
-					beta = SEARCH_INF;
-				else
-					break;
-			}
-			adopt = t0->aborted && t0->superseded && !atomic_load(&sh->stop);
-			if (adopt)
-				t0->aborted = false;
-			else if (!t0->aborted && smp)
-				engine_publish(e, d, &rm[0]);
+		int alpha = -SEARCH_INF, beta = SEARCH_INF;
+		if (d >= 4 && multipv == 1 && rm[0].searched) {
+			alpha = rm[0].score - 2;
+			beta = rm[0].score + 2;
 		}
-		if (adopt) {
-			d = engine_adopt(e, rm, n);
-			engine_iteration(&plan, d, empties, &depth, &sel);
-			exact = depth >= empties && sel == SEARCH_SEL_NONE;
+		for (;;) {
+			int v = search_root(t0, b, rm, n, depth, alpha, beta, multipv);
+			if (t0->aborted)
+				break;
+			if (v <= alpha && alpha > -SEARCH_INF)
+				alpha = -SEARCH_INF;
+			else if (v >= beta && beta < SEARCH_INF)
+				beta = SEARCH_INF;
+			else
+				break;
 		}
 		if (t0->aborted) {
 			if (t0->partial && res.depth > 0) {
@@ -680,6 +589,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	/* the helpers unwind on their own; engine_join() collects them
 	 * before the next use of the table or the threads */
 	atomic_store(&sh->stop, true);
+	search_pool_quit(sh);
 	e->pending = nhelpers;
 	atomic_store_explicit(&t0->nodes_pub, t0->nodes, memory_order_relaxed);
 

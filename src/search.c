@@ -67,10 +67,26 @@ void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
 	sh->corners = size == 8 ? 0x8100000000000081ULL : size == 6 ? 0x0000210000000021ULL
 	                                                            : 0x0000000009000009ULL;
 	atomic_store(&sh->stop, false);
-	atomic_store(&sh->stop_helpers, false);
-	atomic_store(&sh->done_iter, 0);
 	sh->hard_deadline = 0;
 	sh->node_limit = 0;
+	sh->nactive = 0;
+	sh->quit = false;
+	atomic_store(&sh->idle, 0);
+}
+
+void search_pool_init(SearchShared *sh)
+{
+	pthread_mutex_init(&sh->pool_lock, NULL);
+	pthread_cond_init(&sh->pool_cond, NULL);
+	sh->nactive = 0;
+	sh->quit = false;
+	atomic_init(&sh->idle, 0);
+}
+
+void search_pool_destroy(SearchShared *sh)
+{
+	pthread_mutex_destroy(&sh->pool_lock);
+	pthread_cond_destroy(&sh->pool_cond);
 }
 
 void search_thread_init(SearchThread *t, SearchShared *sh, int id)
@@ -82,8 +98,7 @@ void search_thread_init(SearchThread *t, SearchShared *sh, int id)
 	t->next_poll = SEARCH_POLL_NODES;
 	t->sel = SEARCH_SEL_NONE;
 	t->aborted = false;
-	t->superseded = false;
-	t->iter = 0;
+	t->sp = NULL;
 	t->partial = false;
 	t->pvlen[0] = 0;
 }
@@ -108,18 +123,41 @@ static void search_poll(SearchThread *t)
 		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
 }
 
+/* A split point: a node whose moves after the first are shared among the
+ * threads that join it.  The fields above `lock` are fixed once it is
+ * registered; `workers` is under the pool lock. */
+typedef struct SearchSplit {
+	struct SearchSplit *parent;     /* the owner's enclosing split point */
+	Board b;
+	int depth, ply, kind, sel;
+	struct SearchMove *ml;
+	int count;                      /* moves in ml */
+	int beta;
+	pthread_mutex_t lock;
+	int next;                       /* next move to hand out (under lock) */
+	int alpha, best, bestmove;      /* under lock; alpha rises */
+	int pv[SEARCH_MAX_PLY];         /* PV nodes: the node's PV (under lock) */
+	int pvlen;
+	int workers;                    /* under the pool lock */
+	atomic_bool cutoff;             /* a move reached beta: unwind */
+} SearchSplit;
+
+/* True when a split point above t is cut off. */
+static inline bool search_split_cut(const SearchThread *t)
+{
+	for (const SearchSplit *sp = t->sp; sp; sp = sp->parent)
+		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
+			return true;
+	return false;
+}
+
 /* True when the search must unwind now. */
 static inline bool search_stopped(SearchThread *t)
 {
 	if (t->nodes >= t->next_poll)
 		search_poll(t);
-	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed) ||
-	    (t->id && atomic_load_explicit(&t->sh->stop_helpers, memory_order_relaxed))) {
+	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t)))
 		t->aborted = true;
-	} else if (t->iter && atomic_load_explicit(&t->sh->done_iter, memory_order_relaxed) >= t->iter) {
-		t->aborted = true;
-		t->superseded = true;
-	}
 	return t->aborted;
 }
 
@@ -295,6 +333,200 @@ static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int de
 	return false;
 }
 
+/* A later move (not the first) of a node: PVS's null window, re-searched
+ * with the open window at PV nodes when it lands inside it. */
+static int search_later(SearchThread *t, Board b, const SearchMove *m, int a, int beta, int depth, int ply,
+                        bool pvnode)
+{
+	const Board c = board_apply(b, m->sq, m->flips);
+	if (pvnode)
+		t->pvlen[ply + 1] = 0;
+	int v = -search_pvs(t, c, -a - 1, -a, depth - 1, ply + 1, NODE_CUT);
+	if (pvnode && v > a && v < beta && !t->aborted)
+		v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, NODE_PV);
+	return v;
+}
+
+/* Take and search moves of sp until none are left or it is cut off;
+ * afterwards t->aborted tells whether t itself must unwind. */
+static void search_split_work(SearchThread *t, SearchSplit *sp)
+{
+	SearchSplit *prev = t->sp;
+	const int sel = t->sel;
+	t->sp = sp;
+	t->sel = sp->sel;
+	const bool pvnode = sp->kind == NODE_PV;
+	for (;;) {
+		pthread_mutex_lock(&sp->lock);
+		if (sp->next >= sp->count || atomic_load_explicit(&sp->cutoff, memory_order_relaxed)) {
+			pthread_mutex_unlock(&sp->lock);
+			break;
+		}
+		const SearchMove *m = &sp->ml[sp->next++];
+		const int a = sp->alpha;
+		pthread_mutex_unlock(&sp->lock);
+		int v = search_later(t, sp->b, m, a, sp->beta, sp->depth, sp->ply, pvnode);
+		if (search_stopped(t))
+			break;
+		pthread_mutex_lock(&sp->lock);
+		if (v > sp->best) {
+			sp->best = v;
+			sp->bestmove = m->sq;
+			if (v > sp->alpha) {
+				sp->alpha = v;
+				if (pvnode) {
+					const int len = t->pvlen[sp->ply + 1];
+					sp->pv[0] = m->sq;
+					memcpy(&sp->pv[1], t->pv[sp->ply + 1], sizeof(int) * (size_t)len);
+					sp->pvlen = len + 1;
+				}
+				if (v >= sp->beta)
+					atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
+			}
+		}
+		pthread_mutex_unlock(&sp->lock);
+	}
+	t->sp = prev;
+	t->sel = sel;
+	t->aborted = atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || (prev && search_split_cut(t));
+}
+
+/* A registered split point with moves left and not cut off; when `under`
+ * is set, only one below it (a waiting owner helps its own helpers).
+ * Called with the pool lock held. */
+static SearchSplit *search_find_work(SearchShared *sh, const SearchSplit *under)
+{
+	for (int i = 0; i < sh->nactive; i++) {
+		SearchSplit *sp = sh->active[i];
+		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
+			continue;
+		pthread_mutex_lock(&sp->lock);
+		const bool open = sp->next < sp->count;
+		pthread_mutex_unlock(&sp->lock);
+		if (!open)
+			continue;
+		if (under) {
+			const SearchSplit *a = sp->parent;
+			while (a && a != under)
+				a = a->parent;
+			if (!a)
+				continue;
+		}
+		return sp;
+	}
+	return NULL;
+}
+
+/* Work for sp; called and returns with the pool lock held. */
+static void search_join(SearchThread *t, SearchSplit *sp)
+{
+	SearchShared *sh = t->sh;
+	sp->workers++;
+	pthread_mutex_unlock(&sh->pool_lock);
+	search_split_work(t, sp);
+	pthread_mutex_lock(&sh->pool_lock);
+	sp->workers--;
+	pthread_cond_broadcast(&sh->pool_cond);
+}
+
+void search_helper_loop(SearchThread *t)
+{
+	SearchShared *sh = t->sh;
+	pthread_mutex_lock(&sh->pool_lock);
+	while (!sh->quit) {
+		SearchSplit *sp = search_find_work(sh, NULL);
+		if (sp) {
+			t->aborted = false;
+			search_join(t, sp);
+			continue;
+		}
+		atomic_fetch_add(&sh->idle, 1);
+		pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+		atomic_fetch_sub(&sh->idle, 1);
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
+}
+
+void search_pool_quit(SearchShared *sh)
+{
+	pthread_mutex_lock(&sh->pool_lock);
+	sh->quit = true;
+	pthread_cond_broadcast(&sh->pool_cond);
+	pthread_mutex_unlock(&sh->pool_lock);
+}
+
+/* Search ml[1..n) of a node whose first move is done (window (*a, beta),
+ * values so far *best / *bestmove) together with the idle helpers; on
+ * return the node's result is in *a, *best, *bestmove (and t->pv[ply] at
+ * PV nodes), unless t->aborted. */
+static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int depth, int ply, int kind,
+                         int beta, int *a, int *best, int *bestmove)
+{
+	SearchShared *sh = t->sh;
+	for (int i = 1; i < n - 1; i++)
+		search_pick(ml, i, n);
+	SearchSplit sp;
+	sp.parent = t->sp;
+	sp.b = b;
+	sp.depth = depth;
+	sp.ply = ply;
+	sp.kind = kind;
+	sp.sel = t->sel;
+	sp.ml = ml;
+	sp.count = n;
+	sp.beta = beta;
+	pthread_mutex_init(&sp.lock, NULL);
+	sp.next = 1;
+	sp.alpha = *a;
+	sp.best = *best;
+	sp.bestmove = *bestmove;
+	sp.pvlen = 0;
+	if (kind == NODE_PV) {
+		sp.pvlen = t->pvlen[ply];
+		memcpy(sp.pv, t->pv[ply], sizeof(int) * (size_t)sp.pvlen);
+	}
+	sp.workers = 1;
+	atomic_init(&sp.cutoff, false);
+	pthread_mutex_lock(&sh->pool_lock);
+	const bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
+	if (registered) {
+		sh->active[sh->nactive++] = &sp;
+		pthread_cond_broadcast(&sh->pool_cond);
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	search_split_work(t, &sp);
+	pthread_mutex_lock(&sh->pool_lock);
+	sp.workers--;
+	if (registered) {
+		for (int i = 0; i < sh->nactive; i++)
+			if (sh->active[i] == &sp) {
+				sh->active[i] = sh->active[--sh->nactive];
+				break;
+			}
+		/* wait for the helpers, working for those below this node */
+		while (sp.workers > 0) {
+			SearchSplit *w = search_find_work(sh, &sp);
+			if (w) {
+				search_join(t, w);
+			} else {
+				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+			}
+		}
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	t->aborted = atomic_load_explicit(&sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t));
+	/* every worker is gone: sp is ours again */
+	*a = sp.alpha;
+	*best = sp.best;
+	*bestmove = sp.bestmove;
+	if (kind == NODE_PV) {
+		t->pvlen[ply] = sp.pvlen;
+		memcpy(t->pv[ply], sp.pv, sizeof(int) * (size_t)sp.pvlen);
+	}
+	pthread_mutex_destroy(&sp.lock);
+}
+
 static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, int ply, int kind)
 {
 	const SearchShared *sh = t->sh;
@@ -361,16 +593,14 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 	int best = -SEARCH_INF, bestmove = TT_NO_MOVE, a = alpha;
 	for (int i = 0; i < n; i++) {
 		search_pick(ml, i, n);
-		const Board c = board_apply(b, ml[i].sq, ml[i].flips);
 		int v;
-		if (pvnode)
-			t->pvlen[ply + 1] = 0;
 		if (i == 0) {
-			v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, pvnode ? NODE_PV : 3 - kind);
+			if (pvnode)
+				t->pvlen[ply + 1] = 0;
+			v = -search_pvs(t, board_apply(b, ml[0].sq, ml[0].flips), -beta, -a, depth - 1, ply + 1,
+			                pvnode ? NODE_PV : 3 - kind);
 		} else {
-			v = -search_pvs(t, c, -a - 1, -a, depth - 1, ply + 1, NODE_CUT);
-			if (pvnode && v > a && v < beta && !t->aborted)
-				v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, NODE_PV);
+			v = search_later(t, b, &ml[i], a, beta, depth, ply, pvnode);
 		}
 		if (t->aborted)
 			return 0;
@@ -387,6 +617,14 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 				if (v >= beta)
 					break;
 			}
+		}
+		/* Young Brothers Wait: the first move is searched, share the rest */
+		if (i == 0 && n > 2 && depth >= SEARCH_SPLIT_MIN_DEPTH &&
+		    atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
+			search_split(t, b, ml, n, depth, ply, kind, beta, &a, &best, &bestmove);
+			if (t->aborted)
+				return 0;
+			break;
 		}
 	}
 	tt_store(sh->tt, b.p, b.o, depth, sel, alpha, beta, best, bestmove);
@@ -436,7 +674,6 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
                 int alpha, int beta, int multipv)
 {
 	t->aborted = false;
-	t->superseded = false;
 	t->partial = false;
 	int best = -SEARCH_INF, scores[SEARCH_MAX_MOVES];
 	SearchRootMove tmp[SEARCH_MAX_MOVES];

@@ -9,13 +9,25 @@
  * search at depth >= empties is exact (it plays the game out) unless
  * ProbCut is active (sel < SEARCH_SEL_NONE).
  *
- * Threads: each search thread owns a SearchThread; everything they share
- * is in SearchShared (the table, the stop flag, the limits), read-only
- * during a search except the atomics.
+ * Threads (Young Brothers Wait): each search thread owns a SearchThread;
+ * everything they share is in SearchShared (the table, the stop flag, the
+ * limits, the split-point pool), read-only during a search except the
+ * atomics and the pool.  Thread 0 searches the tree; once a node with
+ * depth >= SEARCH_SPLIT_MIN_DEPTH has searched its first move without a
+ * cutoff and a helper is idle, the node becomes a split point: its other
+ * moves are handed out one at a time to whichever threads join it (the
+ * owner included), with the node's current window, and a value >= beta
+ * cuts the split point off (every thread under it unwinds).  An owner
+ * waiting for its helpers works for split points below its own ("helpful
+ * master").  Helpers run search_helper_loop() until search_pool_quit().
+ * With one thread nothing is ever split, so 1-thread searches are
+ * deterministic; with more the move is the same at most depths but the
+ * node counts vary.
  */
 #ifndef EMILIA_SEARCH_H
 #define EMILIA_SEARCH_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,6 +42,10 @@
 /* ProbCut confidence levels: index 0..SEARCH_SEL_NONE; NONE = no cut. */
 #define SEARCH_SEL_NONE 5
 #define SEARCH_MAX_THREADS 64
+/* Split points are made at nodes of at least this depth. */
+#define SEARCH_SPLIT_MIN_DEPTH 4
+
+struct SearchSplit;
 
 typedef struct SearchShared {
 	TT *tt;
@@ -39,12 +55,17 @@ typedef struct SearchShared {
 	int size;
 	Variant variant;
 	atomic_bool stop;        /* abort every thread now */
-	atomic_bool stop_helpers; /* abort the helper threads (id > 0) only */
 	double hard_deadline;    /* util_now() time to abort at; 0 = none */
 	uint64_t node_limit;     /* abort when the threads' total reaches it; 0 = none */
 	int nthreads;
 	struct SearchThread *threads;
-	atomic_int done_iter;    /* deepest iteration completed by any thread (0: none) */
+	/* split-point pool (search_pool_init); under pool_lock except idle */
+	pthread_mutex_t pool_lock;
+	pthread_cond_t pool_cond;
+	struct SearchSplit *active[SEARCH_MAX_THREADS * 4];
+	int nactive;
+	bool quit;               /* helpers leave search_helper_loop() */
+	atomic_int idle;         /* helpers waiting for work */
 } SearchShared;
 
 typedef struct SearchThread {
@@ -54,10 +75,8 @@ typedef struct SearchThread {
 	_Atomic uint64_t nodes_pub;     /* nodes, published at each poll */
 	uint64_t next_poll;
 	int sel;                        /* ProbCut level of this search */
-	bool aborted;
-	bool superseded;                /* aborted because another thread completed iter */
-	int iter;                       /* iteration searched; unwind when sh->done_iter
-	                                 * reaches it (lazy SMP); 0: never */
+	bool aborted;                   /* stop, or a cutoff at a split point above */
+	struct SearchSplit *sp;         /* innermost split point worked for */
 	bool partial;                   /* search_root stopped but rm was updated */
 	int pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int pvlen[SEARCH_MAX_PLY];
@@ -74,8 +93,21 @@ typedef struct SearchRootMove {
 /* Percent confidence of a selectivity level (73 .. 100). */
 int search_sel_percent(int sel);
 
-/* Fill shared constants for a board size / variant. */
+/* Fill shared constants for a board size / variant and reset the flags
+ * (no thread may be searching); the pool's lock and condition are made
+ * once by search_pool_init(). */
 void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v);
+
+/* Create / destroy the pool's lock and condition variable (once per
+ * SearchShared whose threads > 1 search in parallel). */
+void search_pool_init(SearchShared *sh);
+void search_pool_destroy(SearchShared *sh);
+
+/* A helper thread's body: join split points until search_pool_quit(). */
+void search_helper_loop(SearchThread *t);
+
+/* Tell the helpers to leave search_helper_loop() (once they are done). */
+void search_pool_quit(SearchShared *sh);
 
 void search_thread_init(SearchThread *t, SearchShared *sh, int id);
 

@@ -1,5 +1,6 @@
-/* Threaded search: the shared table under contention, lazy SMP results,
- * stop from another thread.  Meant for ThreadSanitizer (`make tsan`) as
+/* Threaded search: the shared table under contention, split points (Young
+ * Brothers Wait) against exact scores, threaded engine results, stop from
+ * another thread.  Meant for ThreadSanitizer (`make tsan`) as
  * well as the normal builds, so the searches are kept small. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -82,7 +83,75 @@ START_TEST(threads_tt_contention)
 }
 END_TEST
 
-/* ---- lazy SMP ------------------------------------------------------------- */
+/* ---- split points ---------------------------------------------------------- */
+
+static void *split_helper_main(void *arg)
+{
+	search_helper_loop(arg);
+	return NULL;
+}
+
+START_TEST(threads_split_points_exact)
+{
+	/* the search module alone with 3 threads: thread 0 searches, two
+	 * helpers join its split points.  Searches to the end must give the
+	 * exact scores, and null windows around them must fail high and low
+	 * on the right side; the helpers must have searched nodes */
+	static const char *obf[] = {
+		"--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+		"-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X",
+	};
+	static const int want[] = { 18, 10 };
+	enum { THREADS = 3 };
+	TT tt;
+	ck_assert(tt_init(&tt, 16));
+	SearchShared sh;
+	SearchThread th[THREADS];
+	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	search_pool_init(&sh);
+	sh.threads = th;
+	sh.nthreads = THREADS;
+	for (int i = 0; i < THREADS; i++)
+		search_thread_init(&th[i], &sh, i);
+	pthread_t tid[THREADS];
+	for (int i = 1; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&tid[i], NULL, split_helper_main, &th[i]), 0);
+	SearchThread *t = &th[0];
+	t->sel = SEARCH_SEL_NONE;
+	for (int i = 0; i < 2; i++) {
+		ObfPosition pos;
+		char err[TEXT_ERR];
+		ck_assert(text_parse_obf(obf[i], 8, &pos, err));
+		Board b = pos.board;
+		const int empties = 64 - bit_count(b.p | b.o);
+		tt_clear(&tt);
+		SearchRootMove rm[SEARCH_MAX_MOVES];
+		int n = search_root_moves(t, b, rm);
+		int v = search_root(t, b, rm, n, empties, -SEARCH_INF, SEARCH_INF, 1);
+		ck_assert(!t->aborted);
+		ck_assert_int_eq(v, want[i]);
+		ck_assert_int_eq(rm[0].score, want[i]);
+		/* every move's value with its own open window, then null windows */
+		tt_clear(&tt);
+		ck_assert_int_eq(search_value(t, b, empties, -SEARCH_INF, SEARCH_INF), want[i]);
+		tt_clear(&tt);
+		ck_assert_int_ge(search_value(t, b, empties, want[i] - 1, want[i]), want[i]);
+		tt_clear(&tt);
+		ck_assert_int_le(search_value(t, b, empties, want[i], want[i] + 1), want[i]);
+	}
+	search_pool_quit(&sh);
+	for (int i = 1; i < THREADS; i++)
+		pthread_join(tid[i], NULL);
+	uint64_t helped = 0;
+	for (int i = 1; i < THREADS; i++)
+		helped += atomic_load(&th[i].nodes_pub);
+	ck_assert_uint_gt(helped, 1000);
+	search_pool_destroy(&sh);
+	tt_free(&tt);
+}
+END_TEST
+
+/* ---- the engine with threads ------------------------------------------------ */
 
 START_TEST(threads_exact_scores_agree)
 {
@@ -171,9 +240,8 @@ static void log_depth(const EngineInfo *info, void *user)
 
 START_TEST(threads_iterations_complete_in_order)
 {
-	/* lazy SMP: iterations completed by a helper are taken over by thread 0;
-	 * the reports still come one per completed depth, deeper each time,
-	 * with legal moves and PVs, up to the requested depth */
+	/* with helpers the reports still come one per completed depth, deeper
+	 * each time, with legal moves and PVs, up to the requested depth */
 	static const char *lines[] = { "f5d6c3d3c4f4f6f3e6e7d7c5b6d8", "f5f6e6f4e3c5c4e7", "c4c3d3c5b4" };
 	for (int k = 0; k < 3; k++) {
 		DepthLog d;
@@ -284,6 +352,7 @@ static Suite *threads_suite(void)
 	Suite *s = suite_create("engine_threads");
 	TCase *tc = tcase_create("threads");
 	tcase_add_test(tc, threads_tt_contention);
+	tcase_add_test(tc, threads_split_points_exact);
 	tcase_add_test(tc, threads_exact_scores_agree);
 	tcase_add_test(tc, threads_midgame_legal);
 	tcase_add_test(tc, threads_iterations_complete_in_order);
