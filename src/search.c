@@ -140,6 +140,7 @@ typedef struct SearchSplit {
 	int pvlen;
 	int workers;                    /* under the pool lock */
 	atomic_bool cutoff;             /* a move reached beta: unwind */
+	SearchRootMove *root;           /* the root: each move's result (under lock) */
 } SearchSplit;
 
 /* True when a split point above t is cut off. */
@@ -384,6 +385,17 @@ static void search_split_work(SearchThread *t, SearchSplit *sp)
 					atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
 			}
 		}
+		if (sp->root) {
+			SearchRootMove *r = &sp->root[m - sp->ml];
+			int len = t->pvlen[1];
+			if (len > SEARCH_MAX_PLY - 1)
+				len = SEARCH_MAX_PLY - 1;
+			r->score = v;
+			r->searched = true;
+			r->pv[0] = m->sq;
+			memcpy(&r->pv[1], t->pv[1], sizeof(int) * (size_t)len);
+			r->pvlen = len + 1;
+		}
 		pthread_mutex_unlock(&sp->lock);
 	}
 	t->sp = prev;
@@ -459,13 +471,15 @@ void search_pool_quit(SearchShared *sh)
 /* Search ml[1..n) of a node whose first move is done (window (*a, beta),
  * values so far *best / *bestmove) together with the idle helpers; on
  * return the node's result is in *a, *best, *bestmove (and t->pv[ply] at
- * PV nodes), unless t->aborted. */
+ * PV nodes), unless t->aborted.  At the root (`root` set: ply 0, a PV
+ * node, ml in root order) each move's value and PV go to root[i]. */
 static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int depth, int ply, int kind,
-                         int beta, int *a, int *best, int *bestmove)
+                         int beta, int *a, int *best, int *bestmove, SearchRootMove *root)
 {
 	SearchShared *sh = t->sh;
-	for (int i = 1; i < n - 1; i++)
-		search_pick(ml, i, n);
+	if (!root)
+		for (int i = 1; i < n - 1; i++)
+			search_pick(ml, i, n);
 	SearchSplit sp;
 	sp.parent = t->sp;
 	sp.b = b;
@@ -482,7 +496,8 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 	sp.best = *best;
 	sp.bestmove = *bestmove;
 	sp.pvlen = 0;
-	if (kind == NODE_PV) {
+	sp.root = root;
+	if (kind == NODE_PV && !root) {
 		sp.pvlen = t->pvlen[ply];
 		memcpy(sp.pv, t->pv[ply], sizeof(int) * (size_t)sp.pvlen);
 	}
@@ -510,7 +525,11 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 			if (w) {
 				search_join(t, w);
 			} else {
+				/* counted as idle: a helper under this node
+				 * then splits its own nodes for the owner */
+				atomic_fetch_add(&sh->idle, 1);
 				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+				atomic_fetch_sub(&sh->idle, 1);
 			}
 		}
 	}
@@ -520,7 +539,7 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 	*a = sp.alpha;
 	*best = sp.best;
 	*bestmove = sp.bestmove;
-	if (kind == NODE_PV) {
+	if (kind == NODE_PV && !root) {
 		t->pvlen[ply] = sp.pvlen;
 		memcpy(t->pv[ply], sp.pv, sizeof(int) * (size_t)sp.pvlen);
 	}
@@ -621,7 +640,7 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		/* Young Brothers Wait: the first move is searched, share the rest */
 		if (i == 0 && n > 2 && depth >= SEARCH_SPLIT_MIN_DEPTH &&
 		    atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
-			search_split(t, b, ml, n, depth, ply, kind, beta, &a, &best, &bestmove);
+			search_split(t, b, ml, n, depth, ply, kind, beta, &a, &best, &bestmove, NULL);
 			if (t->aborted)
 				return 0;
 			break;
@@ -679,6 +698,12 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 	SearchRootMove tmp[SEARCH_MAX_MOVES];
 	int done = 0;
 	t->nodes++;
+	/* not searched (after a fail high or a stop): kept after, in order */
+	for (int i = 0; i < n; i++) {
+		tmp[i] = rm[i];
+		tmp[i].searched = false;
+		tmp[i].score = -SEARCH_INF;
+	}
 	for (int i = 0; i < n; i++) {
 		int a = alpha;
 		if (multipv <= 1) {
@@ -710,7 +735,6 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 				return best;
 			break;
 		}
-		tmp[i] = rm[i];
 		tmp[i].score = v;
 		tmp[i].searched = true;
 		tmp[i].pv[0] = rm[i].move;
@@ -724,12 +748,24 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 			best = v;
 		if (multipv <= 1 && v >= beta)
 			break;
-	}
-	/* not searched (after a fail high or a stop): keep them after, in order */
-	for (int i = done; i < n; i++) {
-		tmp[i] = rm[i];
-		tmp[i].searched = false;
-		tmp[i].score = -SEARCH_INF;
+		/* single line: the other moves are shared with idle helpers */
+		if (i == 0 && multipv <= 1 && n > 2 && depth >= SEARCH_SPLIT_MIN_DEPTH &&
+		    atomic_load_explicit(&t->sh->idle, memory_order_relaxed) > 0) {
+			SearchMove ml[SEARCH_MAX_MOVES];
+			for (int k = 0; k < n; k++) {
+				ml[k].sq = rm[k].move;
+				ml[k].flips = board_flips(b.p, b.o, rm[k].move);
+				ml[k].val = n - k;
+			}
+			int ra = best > alpha ? best : alpha, bm = rm[0].move;
+			search_split(t, b, ml, n, depth, 0, NODE_PV, beta, &ra, &best, &bm, tmp);
+			if (t->aborted) {
+				t->partial = scores[0] > alpha && scores[0] < beta;
+				if (!t->partial)
+					return best;
+			}
+			break;
+		}
 	}
 	/* stable insertion sort, best first */
 	for (int i = 1; i < n; i++) {

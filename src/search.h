@@ -17,9 +17,10 @@
  * cutoff and a helper is idle, the node becomes a split point: its other
  * moves are handed out one at a time to whichever threads join it (the
  * owner included), with the node's current window, and a value >= beta
- * cuts the split point off (every thread under it unwinds).  An owner
- * waiting for its helpers works for split points below its own ("helpful
- * master").  Helpers run search_helper_loop() until search_pool_quit().
+ * cuts the split point off (every thread under it unwinds).  The root
+ * of a single-line search splits the same way (each move's value and PV
+ * go to its slot).  An owner waiting for its helpers counts as idle and
+ * works for split points below its own ("helpful master").  Helpers run search_helper_loop() until search_pool_quit().
  * With one thread nothing is ever split, so 1-thread searches are
  * deterministic; with more the move is the same at most depths but the
  * node counts vary.
