@@ -1,8 +1,9 @@
 /*
  * engine.c - the engine facade (contract in engine.h): iterative
- * deepening with aspiration windows over search.c's root search, lazy SMP
- * threads sharing one transposition table, time management (timeman.h),
- * levels, the random choice of Easy/Normal, multi-PV, the book hook.
+ * deepening with aspiration windows over search.c's root search, helper
+ * threads (Young Brothers Wait) sharing one transposition table, time
+ * management (timeman.h), levels, the random choice of Easy/Normal,
+ * multi-PV, the book hook.
  *
  * Threads: the calling thread is search thread 0 and drives the
  * iterations, the clock and the reports; helpers 1..N-1 wait in the
