@@ -141,6 +141,7 @@ typedef struct SearchSplit {
 	int workers;                    /* under the pool lock */
 	atomic_bool cutoff;             /* a move reached beta: unwind */
 	SearchRootMove *root;           /* the root: each move's result (under lock) */
+	int order_depth;                /* > 0: an ordering job (search_split_order) */
 } SearchSplit;
 
 /* True when a split point above t is cut off. */
@@ -247,6 +248,11 @@ static inline int search_sort_depth(int depth)
 	return d > 4 ? 4 : d;
 }
 
+/* Ordering value of the table move (first whatever else is found). */
+#define SEARCH_TT_VAL (1 << 30)
+
+static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, int sd, int ply);
+
 /* Fill and score the move list of b (moves != 0). */
 static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, int depth, int ply,
                         int kind, SearchMove *ml)
@@ -261,7 +267,7 @@ static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, in
 		m->sq = sq;
 		m->flips = board_flips(b.p, b.o, sq);
 		if (sq == ttmove) {
-			m->val = 1 << 30;
+			m->val = SEARCH_TT_VAL;
 			continue;
 		}
 		Board c = board_apply(b, sq, m->flips);
@@ -269,13 +275,25 @@ static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, in
 		int val = -(bit_count(om) + bit_count(om & sh->corners)) * 64;
 		if (bit_of(sq) & sh->corners)
 			val += anti ? -256 : 256;
-		if (sd >= 0) {
-			int s = sd == 0 ? search_leaf(sh, c) : search_pvs(t, c, -SEARCH_INF, SEARCH_INF, sd, ply + 1, NODE_CUT);
-			val -= s * 256;
-		} else if (depth >= SEARCH_SORT_EVAL_DEPTH) {
+		if (sd == 0)
+			val -= search_leaf(sh, c) * 256;
+		else if (sd < 0 && depth >= SEARCH_SORT_EVAL_DEPTH)
 			val -= search_leaf(sh, c) * 64;
-		}
 		m->val = val;
+	}
+	if (sd <= 0)
+		return n;
+	/* the children's shallow searches: shared with idle helpers when
+	 * they are worth it */
+	if (sd >= SEARCH_SPLIT_ORDER_MIN && n >= 3 && atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
+		search_split_order(t, b, ml, n, sd, ply);
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		if (ml[i].val == SEARCH_TT_VAL)
+			continue;
+		const Board c = board_apply(b, ml[i].sq, ml[i].flips);
+		ml[i].val -= search_pvs(t, c, -SEARCH_INF, SEARCH_INF, sd, ply + 1, NODE_CUT) * 256;
 	}
 	return n;
 }
@@ -357,7 +375,24 @@ static void search_split_work(SearchThread *t, SearchSplit *sp)
 	t->sp = sp;
 	t->sel = sp->sel;
 	const bool pvnode = sp->kind == NODE_PV;
-	for (;;) {
+	while (sp->order_depth) {
+		/* each move's shallow search; its slot is this thread's alone */
+		pthread_mutex_lock(&sp->lock);
+		if (sp->next >= sp->count) {
+			pthread_mutex_unlock(&sp->lock);
+			break;
+		}
+		SearchMove *m = &sp->ml[sp->next++];
+		pthread_mutex_unlock(&sp->lock);
+		if (m->val == SEARCH_TT_VAL)
+			continue;
+		const Board c = board_apply(sp->b, m->sq, m->flips);
+		const int v = search_pvs(t, c, -SEARCH_INF, SEARCH_INF, sp->order_depth, sp->ply + 1, NODE_CUT);
+		if (search_stopped(t))
+			break;
+		m->val -= v * 256;
+	}
+	while (!sp->order_depth) {
 		pthread_mutex_lock(&sp->lock);
 		if (sp->next >= sp->count || atomic_load_explicit(&sp->cutoff, memory_order_relaxed)) {
 			pthread_mutex_unlock(&sp->lock);
@@ -468,6 +503,75 @@ void search_pool_quit(SearchShared *sh)
 	pthread_mutex_unlock(&sh->pool_lock);
 }
 
+/* Register sp (filled but for its workers and cutoff), work for it, wait
+ * for its helpers, and unregister it; sp's fields are then the caller's
+ * again, and t->aborted tells whether t must unwind. */
+static void search_split_run(SearchThread *t, SearchSplit *sp)
+{
+	SearchShared *sh = t->sh;
+	sp->workers = 1;
+	atomic_init(&sp->cutoff, false);
+	pthread_mutex_lock(&sh->pool_lock);
+	const bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
+	if (registered) {
+		sh->active[sh->nactive++] = sp;
+		pthread_cond_broadcast(&sh->pool_cond);
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	search_split_work(t, sp);
+	pthread_mutex_lock(&sh->pool_lock);
+	sp->workers--;
+	if (registered) {
+		for (int i = 0; i < sh->nactive; i++)
+			if (sh->active[i] == sp) {
+				sh->active[i] = sh->active[--sh->nactive];
+				break;
+			}
+		/* wait for the helpers, working for those below this node */
+		while (sp->workers > 0) {
+			SearchSplit *w = search_find_work(sh, sp);
+			if (w) {
+				search_join(t, w);
+			} else {
+				/* counted as idle: a helper under this node
+				 * then splits its own nodes for the owner */
+				atomic_fetch_add(&sh->idle, 1);
+				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+				atomic_fetch_sub(&sh->idle, 1);
+			}
+		}
+	}
+	pthread_mutex_unlock(&sh->pool_lock);
+	t->aborted = atomic_load_explicit(&sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t));
+}
+
+/* The shallow searches of search_order (depth sd) of the moves ml[0..n)
+ * but the table move, shared with idle helpers; each subtracts its value
+ * times 256 from the move's val. */
+static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, int sd, int ply)
+{
+	SearchSplit sp;
+	sp.parent = t->sp;
+	sp.b = b;
+	sp.depth = sd;
+	sp.ply = ply;
+	sp.kind = NODE_CUT;
+	sp.sel = t->sel;
+	sp.ml = ml;
+	sp.count = n;
+	sp.beta = SEARCH_INF;
+	pthread_mutex_init(&sp.lock, NULL);
+	sp.next = 0;
+	sp.alpha = -SEARCH_INF;
+	sp.best = -SEARCH_INF;
+	sp.bestmove = TT_NO_MOVE;
+	sp.pvlen = 0;
+	sp.root = NULL;
+	sp.order_depth = sd;
+	search_split_run(t, &sp);
+	pthread_mutex_destroy(&sp.lock);
+}
+
 /* Search ml[1..n) of a node whose first move is done (window (*a, beta),
  * values so far *best / *bestmove) together with the idle helpers; on
  * return the node's result is in *a, *best, *bestmove (and t->pv[ply] at
@@ -476,7 +580,6 @@ void search_pool_quit(SearchShared *sh)
 static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int depth, int ply, int kind,
                          int beta, int *a, int *best, int *bestmove, SearchRootMove *root)
 {
-	SearchShared *sh = t->sh;
 	if (!root)
 		for (int i = 1; i < n - 1; i++)
 			search_pick(ml, i, n);
@@ -501,40 +604,8 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 		sp.pvlen = t->pvlen[ply];
 		memcpy(sp.pv, t->pv[ply], sizeof(int) * (size_t)sp.pvlen);
 	}
-	sp.workers = 1;
-	atomic_init(&sp.cutoff, false);
-	pthread_mutex_lock(&sh->pool_lock);
-	const bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
-	if (registered) {
-		sh->active[sh->nactive++] = &sp;
-		pthread_cond_broadcast(&sh->pool_cond);
-	}
-	pthread_mutex_unlock(&sh->pool_lock);
-	search_split_work(t, &sp);
-	pthread_mutex_lock(&sh->pool_lock);
-	sp.workers--;
-	if (registered) {
-		for (int i = 0; i < sh->nactive; i++)
-			if (sh->active[i] == &sp) {
-				sh->active[i] = sh->active[--sh->nactive];
-				break;
-			}
-		/* wait for the helpers, working for those below this node */
-		while (sp.workers > 0) {
-			SearchSplit *w = search_find_work(sh, &sp);
-			if (w) {
-				search_join(t, w);
-			} else {
-				/* counted as idle: a helper under this node
-				 * then splits its own nodes for the owner */
-				atomic_fetch_add(&sh->idle, 1);
-				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
-				atomic_fetch_sub(&sh->idle, 1);
-			}
-		}
-	}
-	pthread_mutex_unlock(&sh->pool_lock);
-	t->aborted = atomic_load_explicit(&sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t));
+	sp.order_depth = 0;
+	search_split_run(t, &sp);
 	/* every worker is gone: sp is ours again */
 	*a = sp.alpha;
 	*best = sp.best;

@@ -19,8 +19,11 @@
  * owner included), with the node's current window, and a value >= beta
  * cuts the split point off (every thread under it unwinds).  The root
  * of a single-line search splits the same way (each move's value and PV
- * go to its slot).  An owner waiting for its helpers counts as idle and
- * works for split points below its own ("helpful master").  Helpers run search_helper_loop() until search_pool_quit().
+ * go to its slot), and so do a node's ordering searches (each move's
+ * shallow search of SEARCH_SPLIT_ORDER_MIN plies or more; they are about
+ * a fifth of the nodes).  An owner waiting for its helpers counts as idle
+ * and works for split points below its own ("helpful master").  Helpers
+ * run search_helper_loop() until search_pool_quit().
  * With one thread nothing is ever split, so 1-thread searches are
  * deterministic; with more the move is the same at most depths but the
  * node counts vary.
@@ -45,6 +48,8 @@
 #define SEARCH_MAX_THREADS 64
 /* Split points are made at nodes of at least this depth. */
 #define SEARCH_SPLIT_MIN_DEPTH 4
+/* A node's ordering searches (search.c) are shared from this depth. */
+#define SEARCH_SPLIT_ORDER_MIN 2
 
 struct SearchSplit;
 
