@@ -377,7 +377,8 @@ static inline int eg_quadrant_of(const Shared *sh, int sq)
 	return (c >= half) | ((r >= half) << 1);
 }
 
-static int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int x1, int x2)
+static inline __attribute__((always_inline)) int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha,
+                                                             int beta, int x1, int x2)
 {
 	s->nodes++;
 	int best = -EG_INF;
