@@ -4,18 +4,20 @@
  * DESIGN.  Negamax alpha-beta on exact final scores, layered by the number
  * of empty squares n of the node:
  *   n <= 4      dedicated code (eg_solve_2/3/4): no move generation, each
- *               empty square is tried directly with board_flips(); the last
- *               empty is scored by counting its flips line by line
- *               (eg_count_last_flips) since the board is then full;
- *               the 3/4-empty code tries squares alone in their quadrant
- *               first (parity).
+ *               empty square with an adjacent opponent disc is tried
+ *               directly with board_flips(); the last empty is scored by
+ *               counting its flips line by line (eg_count_last_flips) since
+ *               the board is then full; the 3/4-empty code tries squares
+ *               alone in their quadrant first (parity).
  *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
  *               (5: with 6, 1.24x the nodes on FFO #40-#49 and about the
  *               same time).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (endgame_tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
- *               mobility, potential mobility, corner stability, parity) and,
+ *               mobility, potential mobility, corner stability, parity; the
+ *               children's move sets found there are handed down with the
+ *               moves, so no node generates its moves twice) and,
  *               for n >= EG_SORT_SEARCH_MIN, ordering by a shallow
  *               eval_score() search; PVS (null windows for all but the first
  *               move, re-search on a fail-high) and Young-Brothers-Wait
