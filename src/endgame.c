@@ -4,18 +4,20 @@
  * DESIGN.  Negamax alpha-beta on exact final scores, layered by the number
  * of empty squares n of the node:
  *   n <= 4      dedicated code (eg_solve_2/3/4): no move generation, each
- *               empty square is tried directly with board_flips(); the last
- *               empty is scored by counting its flips line by line
- *               (eg_count_last_flips) since the board is then full;
- *               the 3/4-empty code tries squares alone in their quadrant
- *               first (parity).
+ *               empty square with an adjacent opponent disc is tried
+ *               directly with board_flips(); the last empty is scored by
+ *               counting its flips line by line (eg_count_last_flips) since
+ *               the board is then full; the 3/4-empty code tries squares
+ *               alone in their quadrant first (parity).
  *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
  *               (5: with 6, 1.24x the nodes on FFO #40-#49 and about the
  *               same time).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (endgame_tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
- *               mobility, potential mobility, corner stability, parity) and,
+ *               mobility, potential mobility, corner stability, parity; the
+ *               children's move sets found there are handed down with the
+ *               moves, so no node generates its moves twice) and,
  *               for n >= EG_SORT_SEARCH_MIN, ordering by a shallow
  *               eval_score() search; PVS (null windows for all but the first
  *               move, re-search on a fail-high) and Young-Brothers-Wait
@@ -90,8 +92,23 @@ static const double eg_mpc_t[] = { 1.1, 1.5, 2.0, 2.6 };
  * also serves diagonals and the smaller boards. */
 static uint8_t eg_line_flips[8][256];
 static uint64_t eg_diag9[64], eg_diag7[64]; /* diagonals through a square */
-static uint64_t eg_diag9_lines[15], eg_diag7_lines[15];
+/* Position of a square on its diagonals counted from the diagonal's lowest
+ * square (the index order of _pext_u64 in the AVX2 build). */
+static uint8_t eg_diag9_pos[64], eg_diag7_pos[64];
+/* eg_adjacent[sq]: the (up to 8) squares next to sq.  A move at sq flips
+ * nothing unless an opponent disc is adjacent: the last-empties code tests
+ * this before computing the flips. */
+static uint64_t eg_adjacent[64];
 static pthread_once_t eg_once = PTHREAD_ONCE_INIT;
+
+/* Empty-or-not squares next to the set b, outside b. */
+static inline uint64_t eg_neighbours(uint64_t b)
+{
+	const uint64_t notA = 0xFEFEFEFEFEFEFEFEULL, notH = 0x7F7F7F7F7F7F7F7FULL;
+	uint64_t l = (b >> 1) & notH, r = (b << 1) & notA;
+	uint64_t h = b | l | r;
+	return (h | (h << 8) | (h >> 8) | l | r) & ~b;
+}
 
 static void eg_init_tables(void)
 {
@@ -120,27 +137,44 @@ static void eg_init_tables(void)
 		}
 		eg_diag9[sq] = d9;
 		eg_diag7[sq] = d7;
-		eg_diag9_lines[c - r + 7] = d9;
-		eg_diag7_lines[c + r] = d7;
+		eg_diag9_pos[sq] = (uint8_t)(r < c ? r : c);
+		eg_diag7_pos[sq] = (uint8_t)(r + c > 7 ? 7 - c : r);
+		eg_adjacent[sq] = eg_neighbours(bit_of(sq));
 	}
 }
 
-/* Discs the side with discs `p` flips by playing `sq` on a full board. */
+/* Discs the side with discs `p` flips by playing `sq` on a full board.
+ * Each line of sq is gathered into an 8-bit index: with BMI2's pext in the
+ * AVX2 build (bits in square order, sq at its eg_diag*_pos), else by a
+ * multiplication that moves each disc to its column's bit; bits past the
+ * line's end are 0 either way, which the table reads as opponent discs with
+ * no player disc behind, so both give the same counts. */
 static inline int eg_count_last_flips(uint64_t p, int sq)
 {
 	const int r = sq >> 3, c = sq & 7;
 	const uint64_t fileA = 0x0101010101010101ULL;
 	int n = eg_line_flips[c][(p >> (r * 8)) & 0xFF];
+#if EMILIA_HAVE_AVX2
+	n += eg_line_flips[r][_pext_u64(p, fileA << c)];
+	n += eg_line_flips[eg_diag9_pos[sq]][_pext_u64(p, eg_diag9[sq])];
+	n += eg_line_flips[eg_diag7_pos[sq]][_pext_u64(p, eg_diag7[sq])];
+#else
 	n += eg_line_flips[r][(((p >> c) & fileA) * 0x0102040810204080ULL) >> 56];
 	n += eg_line_flips[c][((p & eg_diag9[sq]) * fileA) >> 56];
 	n += eg_line_flips[c][((p & eg_diag7[sq]) * fileA) >> 56];
+#endif
 	return n;
 }
 
 /* ---- shared state and threads -------------------------------------- */
 
+/* A move set that is not known yet (never a real one: it would hold the
+ * occupied squares too). */
+#define EG_MOVES_UNKNOWN (~0ULL)
+
 typedef struct EgMove {
 	uint64_t f;     /* flips */
+	uint64_t om;    /* the opponent's moves after it, or EG_MOVES_UNKNOWN */
 	int sq;
 	int value;      /* ordering value, higher first */
 } EgMove;
@@ -153,6 +187,7 @@ typedef struct Shared {
 	const Evaluator *ev;
 	uint64_t geo, corners;
 	uint64_t quadrant[4];
+	uint64_t quadrant_of[64];       /* the quadrant's squares, by square */
 	int size, area;
 	Variant variant;
 	unsigned features;
@@ -211,36 +246,42 @@ static inline int eg_final(const Shared *sh, uint64_t p, uint64_t o)
 	return d > 0 ? d + e : d < 0 ? d - e : 0;
 }
 
-static inline uint64_t eg_neighbours(uint64_t b)
-{
-	const uint64_t notA = 0xFEFEFEFEFEFEFEFEULL, notH = 0x7F7F7F7F7F7F7F7FULL;
-	uint64_t l = (b >> 1) & notH, r = (b << 1) & notA;
-	uint64_t h = b | l | r;
-	return (h | (h << 8) | (h >> 8) | l | r) & ~b;
-}
 
 /* Squares whose line is full in each direction (outside squares count as
  * full).  out[0] horizontal, [1] vertical, [2] a1-h8 diagonals, [3] the
- * other diagonals. */
-static void eg_full_lines(uint64_t occ, uint64_t out[4])
+ * other diagonals.  Rows and columns AND their 8 bits together by halving
+ * shifts; a diagonal is full when no empty square spreads onto it (the
+ * empties are spread both ways along the diagonal by shifts of 1, 2 and 4
+ * steps, masked so that nothing wraps around the board's edge). */
+static inline void eg_full_lines(uint64_t occ, uint64_t out[4])
 {
-	uint64_t h = 0, v = ~0ULL, d9 = 0, d7 = 0;
-	for (int r = 0; r < 8; r++)
-		if (((occ >> (8 * r)) & 0xFF) == 0xFF)
-			h |= 0xFFULL << (8 * r);
-	for (int r = 0; r < 8; r++)
-		v &= occ >> (8 * r);
-	v = (v & 0xFF) * 0x0101010101010101ULL;
-	for (int i = 0; i < 15; i++) {
-		if ((occ & eg_diag9_lines[i]) == eg_diag9_lines[i])
-			d9 |= eg_diag9_lines[i];
-		if ((occ & eg_diag7_lines[i]) == eg_diag7_lines[i])
-			d7 |= eg_diag7_lines[i];
-	}
-	out[0] = h;
-	out[1] = v;
-	out[2] = d9;
-	out[3] = d7;
+	const uint64_t nA = 0xFEFEFEFEFEFEFEFEULL, nAB = 0xFCFCFCFCFCFCFCFCULL, nAD = 0xF0F0F0F0F0F0F0F0ULL;
+	const uint64_t nH = 0x7F7F7F7F7F7F7F7FULL, nGH = 0x3F3F3F3F3F3F3F3FULL, nEH = 0x0F0F0F0F0F0F0F0FULL;
+	uint64_t h = occ & (occ >> 4);
+	h &= h >> 2;
+	h &= h >> 1;
+	out[0] = (h & 0x0101010101010101ULL) * 0xFF;
+	uint64_t v = occ & (occ >> 32);
+	v &= v >> 16;
+	v &= v >> 8;
+	out[1] = (v & 0xFF) * 0x0101010101010101ULL;
+	const uint64_t e = ~occ;
+	uint64_t g = e;
+	g |= (g << 9) & nA;
+	g |= (g << 18) & nAB;
+	g |= (g << 36) & nAD;
+	g |= (g >> 9) & nH;
+	g |= (g >> 18) & nGH;
+	g |= (g >> 36) & nEH;
+	out[2] = ~g;
+	g = e;
+	g |= (g << 7) & nH;
+	g |= (g << 14) & nGH;
+	g |= (g << 28) & nEH;
+	g |= (g >> 7) & nA;
+	g |= (g >> 14) & nAB;
+	g |= (g >> 28) & nAD;
+	out[3] = ~g;
 }
 
 /* Stable discs of p: a disc is stable when in each of the four directions
@@ -338,18 +379,18 @@ static inline int eg_quadrant_of(const Shared *sh, int sq)
 	return (c >= half) | ((r >= half) << 1);
 }
 
-static int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int x1, int x2)
+static inline __attribute__((always_inline)) int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha,
+                                                             int beta, int x1, int x2)
 {
 	s->nodes++;
 	int best = -EG_INF;
-	uint64_t f = board_flips(p, o, x1);
-	if (f) {
+	uint64_t f;
+	if ((o & eg_adjacent[x1]) && (f = board_flips(p, o, x1)) != 0) {
 		best = -eg_last1(s, o ^ f, p ^ f ^ bit_of(x1), x2);
 		if (best >= beta)
 			return best;
 	}
-	f = board_flips(p, o, x2);
-	if (f) {
+	if ((o & eg_adjacent[x2]) && (f = board_flips(p, o, x2)) != 0) {
 		int v = -eg_last1(s, o ^ f, p ^ f ^ bit_of(x2), x1);
 		if (v > best)
 			best = v;
@@ -359,14 +400,12 @@ static int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 		return best;
 	/* p passes: the opponent plays, p's score is the minimum */
 	int worst = EG_INF;
-	f = board_flips(o, p, x1);
-	if (f) {
+	if ((p & eg_adjacent[x1]) && (f = board_flips(o, p, x1)) != 0) {
 		worst = eg_last1(s, p ^ f, o ^ f ^ bit_of(x1), x2);
 		if (worst <= alpha)
 			return worst;
 	}
-	f = board_flips(o, p, x2);
-	if (f) {
+	if ((p & eg_adjacent[x2]) && (f = board_flips(o, p, x2)) != 0) {
 		int v = eg_last1(s, p ^ f, o ^ f ^ bit_of(x2), x1);
 		if (v < worst)
 			worst = v;
@@ -381,6 +420,8 @@ static int eg_solve_3_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int b
 	int best = -EG_INF;
 	*moved = false;
 	for (int i = 0; i < 3; i++) {
+		if (!(o & eg_adjacent[x[i]]))
+			continue;
 		uint64_t f = board_flips(p, o, x[i]);
 		if (!f)
 			continue;
@@ -406,10 +447,12 @@ static int eg_solve_3(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	x[2] = bit_first(bit_pop(e));
 	if (s->sh->features & ENDGAME_F_PARITY) {
 		/* the square alone in its quadrant first */
-		int q0 = eg_quadrant_of(s->sh, x[0]), q1 = eg_quadrant_of(s->sh, x[1]), q2 = eg_quadrant_of(s->sh, x[2]);
-		if (q0 == q1 && q1 != q2) {
+		const uint64_t q0 = s->sh->quadrant_of[x[0]];
+		const bool same01 = q0 >> x[1] & 1, same02 = q0 >> x[2] & 1;
+		const bool same12 = s->sh->quadrant_of[x[1]] >> x[2] & 1;
+		if (same01 && !same12) {
 			int t = x[2]; x[2] = x[1]; x[1] = x[0]; x[0] = t;
-		} else if (q0 == q2 && q1 != q2) {
+		} else if (same02 && !same12) {
 			int t = x[1]; x[1] = x[0]; x[0] = t;
 		}
 	}
@@ -423,19 +466,19 @@ static int eg_solve_3(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	return eg_final(s->sh, p, o);
 }
 
-static int eg_solve_4_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, const int x[4], bool *moved)
+static int eg_solve_4_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, const int x[4], uint64_t e,
+                           bool *moved)
 {
 	int best = -EG_INF;
 	*moved = false;
 	for (int i = 0; i < 4; i++) {
+		if (!(o & eg_adjacent[x[i]]))
+			continue;
 		uint64_t f = board_flips(p, o, x[i]);
 		if (!f)
 			continue;
 		*moved = true;
-		uint64_t rest = 0;
-		for (int j = 0; j < 4; j++)
-			if (j != i)
-				rest |= bit_of(x[j]);
+		const uint64_t rest = e ^ bit_of(x[i]);
 		/* keep the parity order for the three left: solve_3 reorders */
 		int v = -eg_solve_3(s, o ^ f, p ^ f ^ bit_of(x[i]), -beta, -(alpha > best ? alpha : best), rest);
 		if (v > best) {
@@ -466,25 +509,27 @@ static int eg_solve_4(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 			x[k++] = bit_first(m);
 	}
 	bool moved;
-	int v = eg_solve_4_side(s, p, o, alpha, beta, x, &moved);
+	int v = eg_solve_4_side(s, p, o, alpha, beta, x, e, &moved);
 	if (moved)
 		return v;
-	v = -eg_solve_4_side(s, o, p, -beta, -alpha, x, &moved);
+	v = -eg_solve_4_side(s, o, p, -beta, -alpha, x, e, &moved);
 	if (moved)
 		return v;
 	return eg_final(s->sh, p, o);
 }
 
-static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n);
-static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n);
+static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves);
+static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves);
 
-/* Any node: dispatch on the number of empties. */
-static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
+/* Any node: dispatch on the number of empties.  `moves` is the legal move
+ * set of p within the board when the caller computed it while ordering,
+ * else EG_MOVES_UNKNOWN. */
+static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
 	if (n > EG_SHALLOW_MAX)
-		return eg_search(s, p, o, alpha, beta, n);
+		return eg_search(s, p, o, alpha, beta, n, moves);
 	if (!(s->sh->features & ENDGAME_F_LASTN) || n > 4)
-		return eg_shallow(s, p, o, alpha, beta, n);
+		return eg_shallow(s, p, o, alpha, beta, n, moves);
 	uint64_t e = s->sh->geo & ~(p | o);
 	switch (n) {
 	case 4:
@@ -504,15 +549,17 @@ static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 }
 
 /* Nodes with few empties: move generation, odd quadrants first. */
-static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
+static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
 	const Shared *sh = s->sh;
 	s->nodes++;
-	uint64_t moves = board_moves(p, o) & sh->geo;
+	if (moves == EG_MOVES_UNKNOWN)
+		moves = board_moves(p, o) & sh->geo;
 	if (!moves) {
-		if (!(board_moves(o, p) & sh->geo))
+		const uint64_t om = board_moves(o, p) & sh->geo;
+		if (!om)
 			return eg_final(sh, p, o);
-		return -eg_shallow(s, o, p, -beta, -alpha, n);
+		return -eg_shallow(s, o, p, -beta, -alpha, n, om);
 	}
 	uint64_t first = moves, second = 0;
 	if (sh->features & ENDGAME_F_PARITY) {
@@ -528,7 +575,8 @@ static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 		for (uint64_t m = pass ? second : first; m; m = bit_pop(m)) {
 			int sq = bit_first(m);
 			uint64_t f = board_flips(p, o, sq);
-			int v = -eg_node(s, o ^ f, p ^ f ^ bit_of(sq), -beta, -(alpha > best ? alpha : best), n - 1);
+			int v = -eg_node(s, o ^ f, p ^ f ^ bit_of(sq), -beta, -(alpha > best ? alpha : best), n - 1,
+			                 EG_MOVES_UNKNOWN);
 			if (v > best) {
 				best = v;
 				if (best >= beta)
@@ -598,10 +646,11 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 		if (bit_count(e & sh->quadrant[q]) & 1)
 			odd |= sh->quadrant[q];
 	for (; moves; moves = bit_pop(moves)) {
-		int sq = bit_first(moves);
+		const int sq = bit_first(moves);
 		EgMove *m = &list[k++];
 		m->sq = sq;
 		m->f = board_flips(p, o, sq);
+		m->om = EG_MOVES_UNKNOWN;
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
 		if (prefetch)
 			endgame_tt_prefetch(sh->tt, cp, co);
@@ -612,7 +661,9 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 			v = -eval_score(sh->ev, cp, co) * (1 << 7);
 		}
 		if (sh->features & ENDGAME_F_FASTEST) {
-			uint64_t om = board_moves(cp, co) & sh->geo;
+			/* the child's move set, passed down so that it is not generated twice */
+			const uint64_t om = board_moves(cp, co) & sh->geo;
+			m->om = om;
 			int mob = bit_count(om) + bit_count(om & sh->corners);
 			int pot = bit_count(eg_neighbours(co) & e & ~bit_of(sq));
 			v += -mob * (1 << 10) - pot * (1 << 4) + eg_corner_stability(sh, co) * (1 << 7);
@@ -648,10 +699,10 @@ static int eg_search_child(Searcher *s, uint64_t p, uint64_t o, const EgMove *m,
 {
 	uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
 	if (beta == alpha + 1)
-		return -eg_node(s, cp, co, -beta, -alpha, n - 1);
-	int v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1);
+		return -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
+	int v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
 	if (v > alpha && v < beta && !eg_aborted(s))
-		v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+		v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
 	return v;
 }
 
@@ -840,7 +891,7 @@ static bool eg_probable_cut(Searcher *s, uint64_t p, uint64_t o, int alpha, int 
 
 /* ---- the full node -------------------------------------------------- */
 
-static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n)
+static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
 	Shared *sh = s->sh;
 	s->nodes++;
@@ -887,11 +938,13 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 			return v;
 	}
 
-	uint64_t moves = board_moves(p, o) & sh->geo;
+	if (moves == EG_MOVES_UNKNOWN)
+		moves = board_moves(p, o) & sh->geo;
 	if (!moves) {
-		if (!(board_moves(o, p) & sh->geo))
+		const uint64_t om = board_moves(o, p) & sh->geo;
+		if (!om)
 			return eg_final(sh, p, o);
-		return -eg_search(s, o, p, -beta, -alpha, n);
+		return -eg_search(s, o, p, -beta, -alpha, n, om);
 	}
 
 	EgMove list[EG_MAX_MOVES];
@@ -899,6 +952,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 	if (bit_count(moves) == 1) {
 		list[0].sq = bit_first(moves);
 		list[0].f = board_flips(p, o, list[0].sq);
+		list[0].om = EG_MOVES_UNKNOWN;
 		list[0].value = 0;
 		k = 1;
 	} else {
@@ -924,11 +978,11 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
 		int v;
 		if (i == 0) {
-			v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+			v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
 		} else {
-			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1);
+			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
 			if (v > alpha && v < beta && !eg_aborted(s))
-				v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+				v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
 		}
 		if (eg_aborted(s))
 			return 0;
@@ -977,11 +1031,11 @@ static int eg_root_pvs(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, in
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
 		int v;
 		if (i == 0) {
-			v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+			v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
 		} else {
-			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1);
+			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
 			if (v > alpha && v < beta && !eg_aborted(s))
-				v = -eg_node(s, cp, co, -beta, -alpha, n - 1);
+				v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
 		}
 		if (eg_aborted(s))
 			break;
@@ -1123,6 +1177,8 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	for (int sq = 0; sq < 64; sq++)
 		if (sh.geo >> sq & 1)
 			sh.quadrant[eg_quadrant_of(&sh, sq)] |= bit_of(sq);
+	for (int sq = 0; sq < 64; sq++)
+		sh.quadrant_of[sq] = sh.geo >> sq & 1 ? sh.quadrant[eg_quadrant_of(&sh, sq)] : 0;
 	if (alpha < -EG_INF + 1)
 		alpha = -EG_INF + 1;
 	if (beta > EG_INF - 1)
