@@ -545,28 +545,37 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 	t->aborted = atomic_load_explicit(&sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t));
 }
 
+/* Fill sp for a node b at `ply` (moves ml[0..n), handed out from
+ * `next`); the caller sets root, order_depth and the PV. */
+static void search_split_init(SearchSplit *sp, const SearchThread *t, Board b, SearchMove *ml, int n, int next,
+                              int depth, int ply, int kind, int alpha, int beta, int best, int bestmove)
+{
+	sp->parent = t->sp;
+	sp->b = b;
+	sp->depth = depth;
+	sp->ply = ply;
+	sp->kind = kind;
+	sp->sel = t->sel;
+	sp->ml = ml;
+	sp->count = n;
+	sp->beta = beta;
+	pthread_mutex_init(&sp->lock, NULL);
+	sp->next = next;
+	sp->alpha = alpha;
+	sp->best = best;
+	sp->bestmove = bestmove;
+	sp->pvlen = 0;
+	sp->root = NULL;
+	sp->order_depth = 0;
+}
+
 /* The shallow searches of search_order (depth sd) of the moves ml[0..n)
  * but the table move, shared with idle helpers; each subtracts its value
  * times 256 from the move's val. */
 static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, int sd, int ply)
 {
 	SearchSplit sp;
-	sp.parent = t->sp;
-	sp.b = b;
-	sp.depth = sd;
-	sp.ply = ply;
-	sp.kind = NODE_CUT;
-	sp.sel = t->sel;
-	sp.ml = ml;
-	sp.count = n;
-	sp.beta = SEARCH_INF;
-	pthread_mutex_init(&sp.lock, NULL);
-	sp.next = 0;
-	sp.alpha = -SEARCH_INF;
-	sp.best = -SEARCH_INF;
-	sp.bestmove = TT_NO_MOVE;
-	sp.pvlen = 0;
-	sp.root = NULL;
+	search_split_init(&sp, t, b, ml, n, 0, sd, ply, NODE_CUT, -SEARCH_INF, SEARCH_INF, -SEARCH_INF, TT_NO_MOVE);
 	sp.order_depth = sd;
 	search_split_run(t, &sp);
 	pthread_mutex_destroy(&sp.lock);
@@ -584,27 +593,12 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 		for (int i = 1; i < n - 1; i++)
 			search_pick(ml, i, n);
 	SearchSplit sp;
-	sp.parent = t->sp;
-	sp.b = b;
-	sp.depth = depth;
-	sp.ply = ply;
-	sp.kind = kind;
-	sp.sel = t->sel;
-	sp.ml = ml;
-	sp.count = n;
-	sp.beta = beta;
-	pthread_mutex_init(&sp.lock, NULL);
-	sp.next = 1;
-	sp.alpha = *a;
-	sp.best = *best;
-	sp.bestmove = *bestmove;
-	sp.pvlen = 0;
+	search_split_init(&sp, t, b, ml, n, 1, depth, ply, kind, *a, beta, *best, *bestmove);
 	sp.root = root;
 	if (kind == NODE_PV && !root) {
 		sp.pvlen = t->pvlen[ply];
 		memcpy(sp.pv, t->pv[ply], sizeof(int) * (size_t)sp.pvlen);
 	}
-	sp.order_depth = 0;
 	search_split_run(t, &sp);
 	/* every worker is gone: sp is ours again */
 	*a = sp.alpha;
