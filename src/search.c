@@ -366,17 +366,25 @@ static int search_later(SearchThread *t, Board b, const SearchMove *m, int a, in
 	return v;
 }
 
-/* Take and search moves of sp until none are left or it is cut off;
- * afterwards t->aborted tells whether t itself must unwind. */
-static void search_split_work(SearchThread *t, SearchSplit *sp)
+/* Record root move `sq`'s value v and the PV below it (t->pv[1]) in r. */
+static void search_root_record(SearchRootMove *r, const SearchThread *t, int sq, int v)
 {
-	SearchSplit *prev = t->sp;
-	const int sel = t->sel;
-	t->sp = sp;
-	t->sel = sp->sel;
-	const bool pvnode = sp->kind == NODE_PV;
-	while (sp->order_depth) {
-		/* each move's shallow search; its slot is this thread's alone */
+	int len = t->pvlen[1];
+	if (len > SEARCH_MAX_PLY - 1)
+		len = SEARCH_MAX_PLY - 1;
+	r->score = v;
+	r->searched = true;
+	r->pv[0] = sq;
+	memcpy(&r->pv[1], t->pv[1], sizeof(int) * (size_t)len);
+	r->pvlen = len + 1;
+}
+
+/* The ordering job of sp (search_split_order): take moves and subtract
+ * each one's shallow search value times 256 from its val (its slot is
+ * this thread's alone). */
+static void search_order_work(SearchThread *t, SearchSplit *sp)
+{
+	for (;;) {
 		pthread_mutex_lock(&sp->lock);
 		if (sp->next >= sp->count) {
 			pthread_mutex_unlock(&sp->lock);
@@ -392,7 +400,20 @@ static void search_split_work(SearchThread *t, SearchSplit *sp)
 			break;
 		m->val -= v * 256;
 	}
-	while (!sp->order_depth) {
+}
+
+/* Take and search moves of sp until none are left or it is cut off;
+ * afterwards t->aborted tells whether t itself must unwind. */
+static void search_split_work(SearchThread *t, SearchSplit *sp)
+{
+	SearchSplit *prev = t->sp;
+	const int sel = t->sel;
+	t->sp = sp;
+	t->sel = sp->sel;
+	const bool pvnode = sp->kind == NODE_PV;
+	if (sp->order_depth)
+		search_order_work(t, sp);
+	else for (;;) {
 		pthread_mutex_lock(&sp->lock);
 		if (sp->next >= sp->count || atomic_load_explicit(&sp->cutoff, memory_order_relaxed)) {
 			pthread_mutex_unlock(&sp->lock);
@@ -420,17 +441,8 @@ static void search_split_work(SearchThread *t, SearchSplit *sp)
 					atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
 			}
 		}
-		if (sp->root) {
-			SearchRootMove *r = &sp->root[m - sp->ml];
-			int len = t->pvlen[1];
-			if (len > SEARCH_MAX_PLY - 1)
-				len = SEARCH_MAX_PLY - 1;
-			r->score = v;
-			r->searched = true;
-			r->pv[0] = m->sq;
-			memcpy(&r->pv[1], t->pv[1], sizeof(int) * (size_t)len);
-			r->pvlen = len + 1;
-		}
+		if (sp->root)
+			search_root_record(&sp->root[m - sp->ml], t, m->sq, v);
 		pthread_mutex_unlock(&sp->lock);
 	}
 	t->sp = prev;
@@ -779,17 +791,13 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 			if (k > a)
 				a = k;
 		}
-		const Board c = board_apply(b, rm[i].move, board_flips(b.p, b.o, rm[i].move));
+		const SearchMove m = { rm[i].move, board_flips(b.p, b.o, rm[i].move), 0 };
 		int v;
-		t->pvlen[1] = 0;
 		if (i == 0 || (multipv > 1 && a == alpha)) {
-			v = -search_pvs(t, c, -beta, -a, depth - 1, 1, NODE_PV);
+			t->pvlen[1] = 0;
+			v = -search_pvs(t, board_apply(b, m.sq, m.flips), -beta, -a, depth - 1, 1, NODE_PV);
 		} else {
-			v = -search_pvs(t, c, -a - 1, -a, depth - 1, 1, NODE_CUT);
-			if (v > a && v < beta && !t->aborted) {
-				t->pvlen[1] = 0;
-				v = -search_pvs(t, c, -beta, -a, depth - 1, 1, NODE_PV);
-			}
+			v = search_later(t, b, &m, a, beta, depth, 0, true);
 		}
 		if (t->aborted) {
 			/* keep a partial iteration whose first move got a value
@@ -800,14 +808,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 				return best;
 			break;
 		}
-		tmp[i].score = v;
-		tmp[i].searched = true;
-		tmp[i].pv[0] = rm[i].move;
-		int len = t->pvlen[1];
-		if (len > SEARCH_MAX_PLY - 1)
-			len = SEARCH_MAX_PLY - 1;
-		memcpy(&tmp[i].pv[1], t->pv[1], sizeof(int) * (size_t)len);
-		tmp[i].pvlen = len + 1;
+		search_root_record(&tmp[i], t, rm[i].move, v);
 		scores[done++] = v;
 		if (v > best)
 			best = v;
