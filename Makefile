@@ -251,4 +251,4 @@ bench-6x6: all
 bench-signature:
 	sh bench/check-signature.sh $(BENCH)
 bench-smp: all
-	sh bench/search-smp.sh 2 9 15
+	sh bench/search-smp.sh 2 7 14

@@ -1,27 +1,26 @@
 #!/bin/sh
 # Time-to-depth speedup of N threads over 1 (midgame search, issue 4).
-#   sh bench/search-smp.sh [THREADS [ROUNDS [DEPTH]]]
-# Runs the midgame part of `emilia bench` at DEPTH (default 15) with 1 and
-# with THREADS threads (default 2): 1, N, 1, N, ..., 1 (ROUNDS runs with N
-# threads, default 7).  Each N-thread run is compared with the mean of the
-# 1-thread runs just before and after it, which cancels slow drifts of a
-# shared machine's speed; prints each round's ratio and their median.  It
-# needs THREADS otherwise idle cores.
+#   sh bench/search-smp.sh [THREADS [ROUNDS [DEPTH [POSITIONS]]]]
+# Runs `emilia bench --smp THREADS --depth DEPTH --file POSITIONS` ROUNDS
+# times (defaults: 2 threads, 5 rounds, depth 14, bench/smp-positions.txt:
+# 30 positions of 46 to 30 empties).  Each position is searched with 1
+# thread, THREADS threads and 1 thread again, back to back, table cleared
+# before each search, so the speed drifts of a shared machine (seconds to
+# minutes) cancel out; a round's speedup is the sum of the 1-thread times
+# (mean of the two runs) over the sum of the THREADS-thread times.  Prints
+# each round and the median.  It needs THREADS otherwise idle cores.
 set -eu
 cd "$(dirname "$0")/.."
-th=${1:-2}; rounds=${2:-7}; depth=${3:-15}
+th=${1:-2}; rounds=${2:-5}; depth=${3:-14}; file=${4:-bench/smp-positions.txt}
 bin=${EMILIA:-./emilia}
-field() { sed -n "s/^$1: \([0-9.]*\) s$/\1/p"; }
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { printf "%.2f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-one() { "$bin" bench --depth "$depth" --threads "$1" | field "Midgame time"; }
-ratios=""
-before=$(one 1)
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { printf "%.3f", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+all=""
 for r in $(seq "$rounds"); do
-	wn=$(one "$th")
-	after=$(one 1)
-	ratio=$(awk -v a="$before" -v b="$after" -v n="$wn" 'BEGIN { printf "%.3f", (a + b) / 2 / n }')
-	echo "round $r: 1 thread $before s / $after s, $th threads $wn s: $ratio"
-	ratios="$ratios $ratio"
-	before=$after
+	out=$("$bin" bench --smp "$th" --depth "$depth" --file "$file")
+	s=$(echo "$out" | sed -n 's/^Time-to-depth speedup of [0-9]* threads: \([0-9.]*\)$/\1/p')
+	t=$(echo "$out" | sed -n 's/^Time to depth, 1 thread: \([0-9.]*\) s.*threads: \([0-9.]*\) s$/\1 s vs \2 s/p')
+	n=$(echo "$out" | sed -n 's/^Nodes, .*(\([0-9.]*\) times)$/\1/p')
+	echo "round $r: $t, nodes x$n, speedup $s"
+	all="$all $s"
 done
-echo "median time-to-depth speedup of $th threads at depth $depth: $(echo "$ratios" | median)"
+echo "median time-to-depth speedup of $th threads at depth $depth: $(echo "$all" | median)"

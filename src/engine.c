@@ -38,6 +38,15 @@
 /* In timed play the exact solve starts once the midgame depth is within
  * this many plies of the end. */
 #define ENGINE_SOLVE_LEAD 8
+/* Aspiration window: the previous iteration's score +- this many discs;
+ * a fail doubles the step on the failing side until it exceeds
+ * ENGINE_ASPIRATION_MAX, then that side opens completely. */
+#ifndef ENGINE_ASPIRATION
+#define ENGINE_ASPIRATION 4
+#endif
+#ifndef ENGINE_ASPIRATION_MAX
+#define ENGINE_ASPIRATION_MAX 16
+#endif
 /* Untimed Hard plays as this numeric level. */
 #define ENGINE_HARD_UNTIMED_LEVEL 16
 
@@ -523,19 +532,21 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 				info(&res, user);
 			break;
 		}
-		int alpha = -SEARCH_INF, beta = SEARCH_INF;
+		int alpha = -SEARCH_INF, beta = SEARCH_INF, delta = ENGINE_ASPIRATION;
 		if (d >= 4 && multipv == 1 && rm[0].searched) {
-			alpha = rm[0].score - 2;
-			beta = rm[0].score + 2;
+			alpha = rm[0].score - delta;
+			beta = rm[0].score + delta;
 		}
 		for (;;) {
 			int v = search_root(t0, b, rm, n, depth, alpha, beta, multipv);
 			if (t0->aborted)
 				break;
+			/* a failed window widens step by step on its side */
+			delta *= 2;
 			if (v <= alpha && alpha > -SEARCH_INF)
-				alpha = -SEARCH_INF;
+				alpha = delta > ENGINE_ASPIRATION_MAX ? -SEARCH_INF : v - delta;
 			else if (v >= beta && beta < SEARCH_INF)
-				beta = SEARCH_INF;
+				beta = delta > ENGINE_ASPIRATION_MAX ? SEARCH_INF : v + delta;
 			else
 				break;
 		}

@@ -44,6 +44,10 @@ enum { NODE_PV = 0, NODE_CUT = 1, NODE_ALL = 2 };
 /* Depth from which moves are ordered by the child's static evaluation. */
 #define SEARCH_SORT_EVAL_DEPTH 3
 #define SEARCH_POLL_NODES 1024
+/* Rounds an idle thread spins before it sleeps (search_pool_wait). */
+#ifndef SEARCH_SPIN
+#define SEARCH_SPIN 20000
+#endif
 
 static const double search_pc_t[SEARCH_SEL_NONE] = { 1.1, 1.5, 2.0, 2.6, 3.3 };
 static const int search_sel_pct[SEARCH_SEL_NONE + 1] = { 73, 87, 95, 98, 99, 100 };
@@ -72,6 +76,7 @@ void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
 	sh->nactive = 0;
 	sh->quit = false;
 	atomic_store(&sh->idle, 0);
+	atomic_store(&sh->pool_gen, 0);
 }
 
 void search_pool_init(SearchShared *sh)
@@ -81,6 +86,7 @@ void search_pool_init(SearchShared *sh)
 	sh->nactive = 0;
 	sh->quit = false;
 	atomic_init(&sh->idle, 0);
+	atomic_init(&sh->pool_gen, 0);
 }
 
 void search_pool_destroy(SearchShared *sh)
@@ -476,6 +482,52 @@ static SearchSplit *search_find_work(SearchShared *sh, const SearchSplit *under)
 	return NULL;
 }
 
+/* Tell the waiting threads that the pool changed; pool lock held. */
+static void search_pool_changed(SearchShared *sh)
+{
+	atomic_fetch_add_explicit(&sh->pool_gen, 1, memory_order_release);
+	pthread_cond_broadcast(&sh->pool_cond);
+}
+
+static inline void search_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+#ifdef SEARCH_STATS
+/* seconds the threads spent waiting (under the pool lock) */
+double search_stat_idle;
+#endif
+
+/* Wait, counted as idle, until the pool changes (search_pool_changed);
+ * called and returns with the pool lock held; may return early.  It
+ * first spins for up to SEARCH_SPIN rounds: split points come and go
+ * every few microseconds, and a thread asleep on the condition variable
+ * takes tens of microseconds to wake (more in a virtual machine). */
+static void search_pool_wait(SearchShared *sh)
+{
+#ifdef SEARCH_STATS
+	const double t0 = util_now();
+#endif
+	const unsigned gen = atomic_load_explicit(&sh->pool_gen, memory_order_relaxed);
+	atomic_fetch_add(&sh->idle, 1);
+	pthread_mutex_unlock(&sh->pool_lock);
+	for (int i = 0; i < SEARCH_SPIN && atomic_load_explicit(&sh->pool_gen, memory_order_acquire) == gen; i++)
+		search_cpu_relax();
+	pthread_mutex_lock(&sh->pool_lock);
+	/* pool_gen only changes under the lock: no wake-up is lost */
+	if (atomic_load_explicit(&sh->pool_gen, memory_order_relaxed) == gen)
+		pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+	atomic_fetch_sub(&sh->idle, 1);
+#ifdef SEARCH_STATS
+	search_stat_idle += util_now() - t0;
+#endif
+}
+
 /* Work for sp; called and returns with the pool lock held. */
 static void search_join(SearchThread *t, SearchSplit *sp)
 {
@@ -485,7 +537,7 @@ static void search_join(SearchThread *t, SearchSplit *sp)
 	search_split_work(t, sp);
 	pthread_mutex_lock(&sh->pool_lock);
 	sp->workers--;
-	pthread_cond_broadcast(&sh->pool_cond);
+	search_pool_changed(sh);
 }
 
 void search_helper_loop(SearchThread *t)
@@ -499,9 +551,7 @@ void search_helper_loop(SearchThread *t)
 			search_join(t, sp);
 			continue;
 		}
-		atomic_fetch_add(&sh->idle, 1);
-		pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
-		atomic_fetch_sub(&sh->idle, 1);
+		search_pool_wait(sh);
 	}
 	pthread_mutex_unlock(&sh->pool_lock);
 	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
@@ -511,7 +561,7 @@ void search_pool_quit(SearchShared *sh)
 {
 	pthread_mutex_lock(&sh->pool_lock);
 	sh->quit = true;
-	pthread_cond_broadcast(&sh->pool_cond);
+	search_pool_changed(sh);
 	pthread_mutex_unlock(&sh->pool_lock);
 }
 
@@ -527,7 +577,7 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 	const bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
 	if (registered) {
 		sh->active[sh->nactive++] = sp;
-		pthread_cond_broadcast(&sh->pool_cond);
+		search_pool_changed(sh);
 	}
 	pthread_mutex_unlock(&sh->pool_lock);
 	search_split_work(t, sp);
@@ -547,9 +597,7 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 			} else {
 				/* counted as idle: a helper under this node
 				 * then splits its own nodes for the owner */
-				atomic_fetch_add(&sh->idle, 1);
-				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
-				atomic_fetch_sub(&sh->idle, 1);
+				search_pool_wait(sh);
 			}
 		}
 	}

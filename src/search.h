@@ -47,9 +47,13 @@
 #define SEARCH_SEL_NONE 5
 #define SEARCH_MAX_THREADS 64
 /* Split points are made at nodes of at least this depth. */
+#ifndef SEARCH_SPLIT_MIN_DEPTH
 #define SEARCH_SPLIT_MIN_DEPTH 4
+#endif
 /* A node's ordering searches (search.c) are shared from this depth. */
+#ifndef SEARCH_SPLIT_ORDER_MIN
 #define SEARCH_SPLIT_ORDER_MIN 2
+#endif
 
 struct SearchSplit;
 
@@ -72,6 +76,9 @@ typedef struct SearchShared {
 	int nactive;
 	bool quit;               /* helpers leave search_helper_loop() */
 	atomic_int idle;         /* helpers waiting for work */
+	atomic_uint pool_gen;    /* bumped (under pool_lock) at every change
+	                            a waiting thread may want: a split point
+	                            registered, a worker leaving one, quit */
 } SearchShared;
 
 typedef struct SearchThread {
