@@ -1145,6 +1145,24 @@ static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static EndgameTT eg_table;
 static int eg_table_mb;
 
+bool endgame_reserve_table(int mb)
+{
+	if (mb <= 0)
+		mb = EG_DEFAULT_HASH_MB;
+	if (pthread_mutex_trylock(&eg_table_lock) != 0)
+		return false;
+	if (eg_table.entries && eg_table_mb != mb)
+		endgame_tt_free(&eg_table);
+	if (!eg_table.entries && endgame_tt_init(&eg_table, mb)) {
+		eg_table_mb = mb;
+		/* zero pages stay zero: this only faults them in */
+		memset(eg_table.entries, 0, (size_t)endgame_tt_bytes(&eg_table));
+	}
+	const bool ok = eg_table.entries != NULL;
+	pthread_mutex_unlock(&eg_table_lock);
+	return ok;
+}
+
 EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
 {
 	pthread_once(&eg_once, eg_init_tables);

@@ -71,4 +71,10 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 /* Full-window solve. */
 EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
 
+/* Allocate the shared table of `mb` megabytes (<= 0: the default) now and
+ * touch every page, so that a timed solve does not pay for it: the first
+ * touch of a transparent huge page can stall a thread for tens of
+ * milliseconds.  False when it cannot (memory, or the table is in use). */
+bool endgame_reserve_table(int mb);
+
 #endif

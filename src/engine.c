@@ -158,6 +158,10 @@ Engine *engine_new(void)
 	atomic_init(&e->running, false);
 	search_shared_init(&e->sh, &e->tt, 8, VARIANT_NORMAL);
 	search_pool_init(&e->sh);
+	/* the endgame solver's table (shared by the process's solves): made
+	 * and faulted in now, not inside the first timed solve (a failure is
+	 * harmless: the solve then makes it itself) */
+	endgame_reserve_table(0);
 	return e;
 }
 
