@@ -211,8 +211,11 @@ typedef struct Shared {
 	Searcher *threads;
 } Shared;
 
+/* Each thread's record fills whole cache lines of its own: its node count
+ * changes at every node, and a neighbour sharing the line would miss on its
+ * own fields at every node (false sharing). */
 struct Searcher {
-	Shared *sh;
+	_Alignas(64) Shared *sh;
 	SplitPoint *sp;                 /* innermost split point worked under */
 	uint64_t nodes;
 	_Atomic uint64_t published;     /* nodes, for progress reports */

@@ -18,10 +18,11 @@
  *   date      solve number: entries of another date are treated as empty,
  *             so each solve starts from an empty table without a clear
  *             (results and node counts never depend on earlier solves)
- *   lock      per-entry spin lock, taken only when threads share the table
+ *   lock      spin lock of the bucket (the first entry's field guards both;
+ *             the second's is unused), taken only when threads share the table
  *
  * CONCURRENCY.  With more than one thread every access to an entry's data
- * happens with its lock held (acquire on take, release on give), so the
+ * happens with its bucket's lock held (acquire on take, release on give), so the
  * fields are plain data and there is no race in the C11 sense; the critical
  * sections are a few loads/stores.  With one thread the locks are skipped.
  *
@@ -69,17 +70,19 @@ static inline uint64_t endgame_tt_hash(uint64_t p, uint64_t o)
 	return h ^ (h >> 31);
 }
 
-static inline void endgame_tt_lock(const EndgameTT *t, EndgameTTEntry *e)
+/* The bucket's lock is the `lock` field of its first entry; it guards both
+ * entries (one atomic exchange per probe or store). */
+static inline void endgame_tt_lock(const EndgameTT *t, EndgameTTEntry *b)
 {
 	if (t->locking)
-		while (atomic_exchange_explicit(&e->lock, 1, memory_order_acquire))
+		while (atomic_exchange_explicit(&b->lock, 1, memory_order_acquire))
 			;
 }
 
-static inline void endgame_tt_unlock(const EndgameTT *t, EndgameTTEntry *e)
+static inline void endgame_tt_unlock(const EndgameTT *t, EndgameTTEntry *b)
 {
 	if (t->locking)
-		atomic_store_explicit(&e->lock, 0, memory_order_release);
+		atomic_store_explicit(&b->lock, 0, memory_order_release);
 }
 
 /* Start loading the bucket of (p, o) into the cache. */
@@ -94,9 +97,10 @@ static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, 
                                     int *move)
 {
 	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
+	bool found = false;
+	endgame_tt_lock(t, b);
 	for (int i = 0; i < 2; i++) {
-		EndgameTTEntry *e = &b[i];
-		endgame_tt_lock(t, e);
+		const EndgameTTEntry *e = &b[i];
 		if (e->p == p && e->o == o && e->date == t->date) {
 			if (e->sel >= sel) {
 				*lower = e->lower;
@@ -106,12 +110,12 @@ static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, 
 				*upper = 127;
 			}
 			*move = e->move;
-			endgame_tt_unlock(t, e);
-			return true;
+			found = true;
+			break;
 		}
-		endgame_tt_unlock(t, e);
 	}
-	return false;
+	endgame_tt_unlock(t, b);
+	return found;
 }
 
 /* Record the result of a search of (p, o) at selectivity `sel` with window
@@ -123,14 +127,12 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 {
 	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
 	int lo = score > alpha ? score : -127, hi = score < beta ? score : 127;
+	endgame_tt_lock(t, b);
 	for (int i = 0; i < 2; i++) {
 		EndgameTTEntry *e = &b[i];
-		endgame_tt_lock(t, e);
 		if (e->p == p && e->o == o && e->date == t->date) {
-			if (sel < e->sel) {
-				endgame_tt_unlock(t, e);
-				return;
-			}
+			if (sel < e->sel)
+				goto done;
 			if (sel > e->sel || lo > e->upper || hi < e->lower) {
 				e->sel = (uint8_t)sel;
 				e->lower = (int8_t)lo;
@@ -143,19 +145,11 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 			}
 			if (move != ENDGAME_TT_NOMOVE)
 				e->move = (uint8_t)move;
-			endgame_tt_unlock(t, e);
-			return;
+			goto done;
 		}
-		endgame_tt_unlock(t, e);
 	}
 	/* victim: another date first, else fewer empties (entry 1 on ties) */
-	EndgameTTEntry *v = &b[1];
-	endgame_tt_lock(t, &b[0]);
-	bool first = b[0].date != t->date || b[0].empties < empties;
-	endgame_tt_unlock(t, &b[0]);
-	if (first)
-		v = &b[0];
-	endgame_tt_lock(t, v);
+	EndgameTTEntry *v = b[0].date != t->date || b[0].empties < empties ? &b[0] : &b[1];
 	if (v->date != t->date || v->empties <= empties || v == &b[1]) {
 		v->p = p;
 		v->o = o;
@@ -166,7 +160,8 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 		v->date = t->date;
 		v->sel = (uint8_t)sel;
 	}
-	endgame_tt_unlock(t, v);
+done:
+	endgame_tt_unlock(t, b);
 }
 
 #endif
