@@ -1148,20 +1148,29 @@ static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static EndgameTT eg_table;
 static int eg_table_mb;
 
+/* Make the shared table `mb` megabytes (remade when its size changed),
+ * touching every page of a new one when `fault_in`; NULL when memory is
+ * short.  Called with eg_table_lock held. */
+static EndgameTT *eg_table_prepare(int mb, bool fault_in)
+{
+	if (eg_table.entries && eg_table_mb != mb)
+		endgame_tt_free(&eg_table);
+	if (!eg_table.entries && endgame_tt_init(&eg_table, mb)) {
+		eg_table_mb = mb;
+		/* zero pages stay zero: this only faults them in */
+		if (fault_in)
+			memset(eg_table.entries, 0, (size_t)endgame_tt_bytes(&eg_table));
+	}
+	return eg_table.entries ? &eg_table : NULL;
+}
+
 bool endgame_reserve_table(int mb)
 {
 	if (mb <= 0)
 		mb = EG_DEFAULT_HASH_MB;
 	if (pthread_mutex_trylock(&eg_table_lock) != 0)
 		return false;
-	if (eg_table.entries && eg_table_mb != mb)
-		endgame_tt_free(&eg_table);
-	if (!eg_table.entries && endgame_tt_init(&eg_table, mb)) {
-		eg_table_mb = mb;
-		/* zero pages stay zero: this only faults them in */
-		memset(eg_table.entries, 0, (size_t)endgame_tt_bytes(&eg_table));
-	}
-	const bool ok = eg_table.entries != NULL;
+	const bool ok = eg_table_prepare(mb, true) != NULL;
 	pthread_mutex_unlock(&eg_table_lock);
 	return ok;
 }
@@ -1216,14 +1225,8 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	int mb = opt->hash_mb > 0 ? opt->hash_mb : EG_DEFAULT_HASH_MB;
 	EndgameTT own, *tt = NULL;
 	bool shared_table = pthread_mutex_trylock(&eg_table_lock) == 0;
-	if (shared_table) {
-		if (eg_table.entries && eg_table_mb != mb)
-			endgame_tt_free(&eg_table);
-		if (!eg_table.entries && endgame_tt_init(&eg_table, mb))
-			eg_table_mb = mb;
-		if (eg_table.entries)
-			tt = &eg_table;
-	}
+	if (shared_table)
+		tt = eg_table_prepare(mb, false);
 	/* a private table (the shared one is busy): sized for the solve, since
 	 * small solves may come often (the midgame search calls them) */
 	if (!tt && endgame_tt_init(&own, n <= 14 ? 1 : n <= 18 ? (mb < 8 ? mb : 8) : mb))
