@@ -32,9 +32,9 @@ for k in $(seq "$first" "$last"); do
 	# the result line: number, empties, move, score, nodes, seconds, nodes/s, ok
 	set -- $(grep -E '^ *1 ' "$tmp/out1.txt") ; a_n=$5; a_t=$6; a_ok=${8:-?}
 	set -- $(grep -E '^ *1 ' "$tmp/out$th.txt"); b_n=$5; b_t=$6; b_ok=${8:-?}
-	echo "$k $a_n $a_t $b_n $b_t $a_ok $b_ok" | awk -v th="$th" '{ printf "#%d  1 thread %12d nodes %9.3f s %s   %d threads %12d nodes %9.3f s %s   %.2fx\n", $1, $2, $3, $6, th, $4, $5, $7, $3 / ($5 > 0 ? $5 : 1e-9) }'
+	echo "$k $a_n $a_t $b_n $b_t $a_ok $b_ok" | awk -v th="$th" '{ printf "#%d  1 thread %12.0f nodes %9.3f s %s   %d threads %12.0f nodes %9.3f s %s   %.2fx\n", $1, $2, $3, $6, th, $4, $5, $7, $3 / ($5 > 0 ? $5 : 1e-9) }'
 	t1=$(echo "$t1 $a_t" | awk '{ print $1 + $2 }'); tn=$(echo "$tn $b_t" | awk '{ print $1 + $2 }')
-	n1=$(echo "$n1 $a_n" | awk '{ printf "%d", $1 + $2 }'); nn=$(echo "$nn $b_n" | awk '{ printf "%d", $1 + $2 }')
+	n1=$(echo "$n1 $a_n" | awk '{ printf "%.0f", $1 + $2 }'); nn=$(echo "$nn $b_n" | awk '{ printf "%.0f", $1 + $2 }')
 done
 echo "$t1 $tn $n1 $nn" | awk -v th="$th" -v r="$range" '{ printf "FFO #%s: 1 thread %.3f G nodes %.1f s, %d threads %.3f G nodes %.1f s: speedup %.2fx\n", r, $3 / 1e9, $1, th, $4 / 1e9, $2, $1 / $2 }'
 commit=$(git -C "$dir/.." rev-parse --short HEAD 2>/dev/null || echo "?")
