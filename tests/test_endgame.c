@@ -321,20 +321,9 @@ END_TEST
 
 static char *run_cli(const char *args, int *status)
 {
-	const char *bin = getenv("EMILIA_BIN");
 	char cmd[2048];
-	snprintf(cmd, sizeof cmd, "%s solve %s 2>&1", bin ? bin : "./emilia", args);
-	FILE *p = popen(cmd, "r");
-	ck_assert(p != NULL);
-	size_t cap = 1 << 16, len = 0;
-	char *out = malloc(cap);
-	size_t got;
-	while ((got = fread(out + len, 1, cap - 1 - len, p)) > 0)
-		len += got;
-	out[len] = 0;
-	int st = pclose(p);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return out;
+	snprintf(cmd, sizeof cmd, "solve %s", args);
+	return test_run_emilia(cmd, status);
 }
 
 /* Positions #1-#3 of the FFO file with a malformed line in between and a

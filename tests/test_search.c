@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "testutil.h"
 #include "engine.h"
 #include "game.h"
@@ -684,6 +685,84 @@ START_TEST(search_limit_edge_cases)
 }
 END_TEST
 
+/* ---- emilia bench --file / --smp ------------------------------------- */
+
+static void write_text(char *path, const char *text)
+{
+	strcpy(path, "/tmp/emilia-test-bench-XXXXXX");
+	int fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	ck_assert(f != NULL);
+	fputs(text, f);
+	fclose(f);
+}
+
+static unsigned long long after(const char *out, const char *label)
+{
+	const char *at = strstr(out, label);
+	ck_assert_msg(at != NULL, "no '%s' in:\n%s", label, out);
+	return strtoull(at + strlen(label), NULL, 10);
+}
+
+/* --file: its positions (a transcript and an OBF line; comments and blank
+ * lines skipped) at the given depth, node counts the same run after run;
+ * --smp: the same 1-thread node counts, plus the speedup lines; bad files
+ * and options give a message and a non-zero status. */
+START_TEST(search_bench_file_and_smp)
+{
+	char path[64], args[256];
+	write_text(path, "# two positions\n\n  f5d6c3d3c4  \n"
+	                 "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\r\n");
+	snprintf(args, sizeof args, "bench --file %s --depth 5", path);
+	int st;
+	char *out = test_run_emilia(args, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_msg(strstr(out, " 1 mid    55 empties  depth  5") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, " 2 mid    14 empties") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\n 3 ") == NULL, "%s", out);
+	const unsigned long long total = after(out, "Nodes searched: ");
+	ck_assert_uint_gt(total, 0);
+	free(out);
+	out = test_run_emilia(args, &st);
+	ck_assert_int_eq(st, 0);
+	ck_assert_uint_eq(after(out, "Nodes searched: "), total);
+	free(out);
+
+	snprintf(args, sizeof args, "bench --file %s --depth 5 --smp 2", path);
+	out = test_run_emilia(args, &st);
+	ck_assert_msg(st == 0, "%s", out);
+	ck_assert_uint_eq(after(out, "Nodes, 1 thread: "), total);
+	ck_assert_msg(strstr(out, "Time-to-depth speedup of 2 threads: ") != NULL, "%s", out);
+	free(out);
+	unlink(path);
+
+	out = test_run_emilia("bench --file /nonexistent/positions.txt", &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_msg(strstr(out, "bench: cannot open '/nonexistent/positions.txt'") != NULL, "%s", out);
+	free(out);
+	write_text(path, "# nothing but comments\n\n");
+	snprintf(args, sizeof args, "bench --file %s", path);
+	out = test_run_emilia(args, &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_msg(strstr(out, "bench: no positions in") != NULL, "%s", out);
+	free(out);
+	unlink(path);
+	write_text(path, "f5d6\nf5zz\n");
+	snprintf(args, sizeof args, "bench --file %s --depth 2", path);
+	out = test_run_emilia(args, &st);
+	ck_assert_int_eq(st, 1);
+	ck_assert_msg(strstr(out, "bench: position 2: ") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "Nodes searched") == NULL, "%s", out);
+	free(out);
+	unlink(path);
+	out = test_run_emilia("bench --smp 1", &st);
+	ck_assert_int_eq(st, 2);
+	ck_assert_msg(strstr(out, "bench: --smp needs 2..64 threads") != NULL, "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *search_suite(void)
 {
 	Suite *s = suite_create("search");
@@ -701,6 +780,7 @@ static Suite *search_suite(void)
 	tcase_add_test(tc, search_levels_table);
 	tcase_add_test(tc, search_small_boards);
 	tcase_add_test(tc, search_limit_edge_cases);
+	tcase_add_test(tc, search_bench_file_and_smp);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("time");
 	tcase_add_test(tc, search_time_plans);

@@ -1,5 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include "testutil.h"
 
 uint64_t ref_flips(uint64_t p, uint64_t o, int sq)
@@ -75,4 +77,25 @@ void assert_same_game(const Game *a, const Game *b)
 		ck_assert_int_eq(a->hist[i].side, b->hist[i].side);
 		ck_assert_int_eq(a->hist[i].move, b->hist[i].move);
 	}
+}
+
+char *test_run_emilia(const char *args, int *status)
+{
+	const char *bin = getenv("EMILIA_BIN");
+	size_t need = strlen(args) + 64 + (bin ? strlen(bin) : 0);
+	char *cmd = malloc(need);
+	ck_assert(cmd != NULL);
+	snprintf(cmd, need, "%s %s 2>&1", bin ? bin : "./emilia", args);
+	FILE *p = popen(cmd, "r");
+	free(cmd);
+	ck_assert(p != NULL);
+	size_t cap = 1 << 20, len = 0, got;
+	char *out = malloc(cap);
+	ck_assert(out != NULL);
+	while (len < cap - 1 && (got = fread(out + len, 1, cap - 1 - len, p)) > 0)
+		len += got;
+	out[len] = 0;
+	int st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
 }

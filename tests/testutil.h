@@ -21,6 +21,11 @@ const char *test_data(const char *name);
  * (history up to nply). */
 void assert_same_game(const Game *a, const Game *b);
 
+/* Run `emilia ARGS` (EMILIA_BIN or ./emilia) through the shell, stdout and
+ * stderr together; returns the output (malloc'd, at most 1 MB) and sets
+ * *status to the exit status (-1 when it did not exit). */
+char *test_run_emilia(const char *args, int *status);
+
 /* Run one suite; returns the process exit status. */
 int test_run_suite(Suite *s);
 
