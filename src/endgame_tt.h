@@ -148,18 +148,17 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 			goto done;
 		}
 	}
-	/* victim: another date first, else fewer empties (entry 1 on ties) */
+	/* victim: another date first, else fewer empties (entry 1 on ties);
+	 * the bucket stays locked, so the choice still holds when written */
 	EndgameTTEntry *v = b[0].date != t->date || b[0].empties < empties ? &b[0] : &b[1];
-	if (v->date != t->date || v->empties <= empties || v == &b[1]) {
-		v->p = p;
-		v->o = o;
-		v->lower = (int8_t)lo;
-		v->upper = (int8_t)hi;
-		v->move = (uint8_t)move;
-		v->empties = (uint8_t)empties;
-		v->date = t->date;
-		v->sel = (uint8_t)sel;
-	}
+	v->p = p;
+	v->o = o;
+	v->lower = (int8_t)lo;
+	v->upper = (int8_t)hi;
+	v->move = (uint8_t)move;
+	v->empties = (uint8_t)empties;
+	v->date = t->date;
+	v->sel = (uint8_t)sel;
 done:
 	endgame_tt_unlock(t, b);
 }

@@ -705,6 +705,17 @@ static unsigned long long after(const char *out, const char *label)
 	return strtoull(at + strlen(label), NULL, 10);
 }
 
+/* `emilia ARGS` exits with `status`, says `message` and prints no totals. */
+static void bench_fails(const char *args, int status, const char *message)
+{
+	int st;
+	char *out = test_run_emilia(args, &st);
+	ck_assert_int_eq(st, status);
+	ck_assert_msg(strstr(out, message) != NULL, "no '%s' in:\n%s", message, out);
+	ck_assert_msg(strstr(out, "Nodes searched") == NULL, "%s", out);
+	free(out);
+}
+
 /* --file: its positions (a transcript and an OBF line; comments and blank
  * lines skipped) at the given depth, node counts the same run after run;
  * --smp: the same 1-thread node counts, plus the speedup lines; bad files
@@ -737,29 +748,16 @@ START_TEST(search_bench_file_and_smp)
 	free(out);
 	unlink(path);
 
-	out = test_run_emilia("bench --file /nonexistent/positions.txt", &st);
-	ck_assert_int_eq(st, 1);
-	ck_assert_msg(strstr(out, "bench: cannot open '/nonexistent/positions.txt'") != NULL, "%s", out);
-	free(out);
+	bench_fails("bench --file /nonexistent/positions.txt", 1, "bench: cannot open '/nonexistent/positions.txt'");
 	write_text(path, "# nothing but comments\n\n");
 	snprintf(args, sizeof args, "bench --file %s", path);
-	out = test_run_emilia(args, &st);
-	ck_assert_int_eq(st, 1);
-	ck_assert_msg(strstr(out, "bench: no positions in") != NULL, "%s", out);
-	free(out);
+	bench_fails(args, 1, "bench: no positions in");
 	unlink(path);
 	write_text(path, "f5d6\nf5zz\n");
 	snprintf(args, sizeof args, "bench --file %s --depth 2", path);
-	out = test_run_emilia(args, &st);
-	ck_assert_int_eq(st, 1);
-	ck_assert_msg(strstr(out, "bench: position 2: ") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, "Nodes searched") == NULL, "%s", out);
-	free(out);
+	bench_fails(args, 1, "bench: position 2: ");
 	unlink(path);
-	out = test_run_emilia("bench --smp 1", &st);
-	ck_assert_int_eq(st, 2);
-	ck_assert_msg(strstr(out, "bench: --smp needs 2..64 threads") != NULL, "%s", out);
-	free(out);
+	bench_fails("bench --smp 1", 2, "bench: --smp needs 2..64 threads");
 }
 END_TEST
 
