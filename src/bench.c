@@ -21,6 +21,7 @@
 #include <time.h>
 #include "cli.h"
 #include "engine.h"
+#include "splitpool.h"
 #include "text.h"
 #include "util.h"
 
@@ -150,12 +151,11 @@ static void bench_smp(Engine *e, const Game *g, const EngineLimits *lim, int n, 
 {
 	const EngineInfo a = bench_run(e, g, lim, 1);
 #ifdef SEARCH_STATS
-	extern double search_stat_idle;
-	search_stat_idle = 0;
+	split_pool_stat_idle = 0;
 #endif
 	const EngineInfo m = bench_run(e, g, lim, n);
 #ifdef SEARCH_STATS
-	sum->idle += search_stat_idle;
+	sum->idle += split_pool_stat_idle;
 #endif
 	const EngineInfo b = bench_run(e, g, lim, 1);
 	const double t1 = (a.seconds + b.seconds) / 2;

@@ -59,6 +59,7 @@
 #include "endgame.h"
 #include "endgame_tt.h"
 #include "eval.h"
+#include "splitpool.h"
 #include "util.h"
 
 enum {
@@ -202,12 +203,9 @@ typedef struct Shared {
 	double t0, next_progress;
 	int root_bound, root_index, root_moves;
 	/* split points */
-	pthread_mutex_t pool_lock;
-	pthread_cond_t pool_cond;
+	SplitPool pool;                 /* its lock guards active[] and the workers counts */
 	SplitPoint *active[EG_MAX_THREADS * 4];
 	int nactive;
-	atomic_int idle;                /* helpers waiting for work */
-	bool quit;                      /* under pool_lock */
 	Searcher *threads;
 } Shared;
 
@@ -233,7 +231,7 @@ struct SplitPoint {
 	int best, best_move;            /* under lock */
 	EgMove *moves;
 	int next, count;                /* under lock */
-	int workers;                    /* under pool_lock */
+	int workers;                    /* under the pool lock */
 	atomic_bool cutoff;
 };
 
@@ -743,7 +741,7 @@ static void eg_sp_work(Searcher *s, SplitPoint *sp)
 
 /* A split point that `s` may join: moves left, not cut off, and (when
  * `under` is set) below `under`, so a waiting owner only helps its own
- * helpers.  Called with pool_lock held. */
+ * helpers.  Called with the pool lock held. */
 static SplitPoint *eg_find_work(Shared *sh, const SplitPoint *under)
 {
 	for (int i = 0; i < sh->nactive; i++) {
@@ -771,29 +769,27 @@ static void eg_join(Searcher *s, SplitPoint *sp)
 {
 	Shared *sh = s->sh;
 	sp->workers++;
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	eg_sp_work(s, sp);
-	pthread_mutex_lock(&sh->pool_lock);
+	pthread_mutex_lock(&sh->pool.lock);
 	sp->workers--;
-	pthread_cond_broadcast(&sh->pool_cond);
+	split_pool_changed(&sh->pool);
 }
 
 static void *eg_helper(void *arg)
 {
 	Searcher *s = arg;
 	Shared *sh = s->sh;
-	pthread_mutex_lock(&sh->pool_lock);
-	while (!sh->quit) {
+	pthread_mutex_lock(&sh->pool.lock);
+	while (!sh->pool.quit) {
 		SplitPoint *sp = eg_find_work(sh, NULL);
 		if (sp) {
 			eg_join(s, sp);
 			continue;
 		}
-		atomic_fetch_add(&sh->idle, 1);
-		pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
-		atomic_fetch_sub(&sh->idle, 1);
+		split_pool_wait(&sh->pool);
 	}
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	atomic_store_explicit(&s->published, s->nodes, memory_order_relaxed);
 	return NULL;
 }
@@ -819,15 +815,15 @@ static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, i
 	sp.count = k;
 	sp.workers = 1;
 	atomic_init(&sp.cutoff, false);
-	pthread_mutex_lock(&sh->pool_lock);
+	pthread_mutex_lock(&sh->pool.lock);
 	bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
 	if (registered) {
 		sh->active[sh->nactive++] = &sp;
-		pthread_cond_broadcast(&sh->pool_cond);
+		split_pool_changed(&sh->pool);
 	}
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	eg_sp_work(s, &sp);
-	pthread_mutex_lock(&sh->pool_lock);
+	pthread_mutex_lock(&sh->pool.lock);
 	sp.workers--;
 	if (registered) {
 		for (int i = 0; i < sh->nactive; i++)
@@ -841,10 +837,10 @@ static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, i
 			if (w)
 				eg_join(s, w);
 			else
-				pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
+				split_pool_wait(&sh->pool); /* idle: a helper below splits for us */
 		}
 	}
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	/* all workers are gone: sp's fields are ours again */
 	*alpha = sp.alpha;
 	*best = sp.best;
@@ -999,7 +995,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 			}
 		}
 		if (i == 0 && k > 2 && n >= EG_SPLIT_MIN && sh->nthreads > 1 &&
-		    atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
+		    split_pool_has_idle(&sh->pool)) {
 			for (int j = 1; j < k; j++)
 				eg_pick(list, j, k);
 			eg_split(s, p, o, n, list, k, &alpha, beta, &best, &best_move);
@@ -1201,7 +1197,6 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	sh.t0 = t0;
 	sh.next_progress = t0 + 1.0;
 	atomic_init(&sh.stop, false);
-	atomic_init(&sh.idle, 0);
 	const int m = sh.size - 1;
 	sh.corners = bit_of(0) | bit_of(m) | bit_of(8 * m) | bit_of(8 * m + m);
 	for (int sq = 0; sq < 64; sq++)
@@ -1249,8 +1244,7 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
 	}
-	pthread_mutex_init(&sh.pool_lock, NULL);
-	pthread_cond_init(&sh.pool_cond, NULL);
+	split_pool_init(&sh.pool);
 	int started = 1;
 	for (int i = 1; i < nthreads; i++) {
 		if (pthread_create(&threads[i].thread, NULL, eg_helper, &threads[i]) != 0)
@@ -1275,16 +1269,12 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	}
 	res.aborted = atomic_load(&sh.stop);
 
-	pthread_mutex_lock(&sh.pool_lock);
-	sh.quit = true;
-	pthread_cond_broadcast(&sh.pool_cond);
-	pthread_mutex_unlock(&sh.pool_lock);
+	split_pool_quit(&sh.pool);
 	for (int i = 1; i < started; i++)
 		pthread_join(threads[i].thread, NULL);
 	for (int i = 0; i < started; i++)
 		res.nodes += threads[i].nodes;
-	pthread_cond_destroy(&sh.pool_cond);
-	pthread_mutex_destroy(&sh.pool_lock);
+	split_pool_destroy(&sh.pool);
 
 	if (tt == &own && own.entries)
 		endgame_tt_free(&own);

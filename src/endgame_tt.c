@@ -11,8 +11,7 @@ bool endgame_tt_init(EndgameTT *t, int mb)
 	uint64_t n = 2048; /* 64 KB */
 	while (n * 2 * sizeof(EndgameTTEntry) <= bytes)
 		n *= 2;
-	/* zeroed entries: date 0
-	 * is never a live date and a zero lock is free */
+	/* zeroed entries: date 0 is never a live date and seq 0 is free */
 	EndgameTTEntry *e = util_alloc_large(n * sizeof *e);
 	if (!e)
 		return false;
@@ -35,7 +34,7 @@ void endgame_tt_new_solve(EndgameTT *t)
 {
 	if (t->date == 255) {
 		for (uint64_t i = 0; i <= t->mask; i++)
-			t->entries[i].date = 0;
+			atomic_store_explicit(&t->entries[i].data, 0, memory_order_relaxed);
 		t->date = 0;
 	}
 	t->date++;

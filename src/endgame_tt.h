@@ -18,13 +18,22 @@
  *   date      solve number: entries of another date are treated as empty,
  *             so each solve starts from an empty table without a clear
  *             (results and node counts never depend on earlier solves)
- *   lock      spin lock of the bucket (the first entry's field guards both;
- *             the second's is unused), taken only when threads share the table
+ *   seq       version of the bucket (the first entry's field counts for
+ *             both; the second's is unused), used only when threads share
+ *             the table: odd while a store is writing the bucket
+ * The small fields are packed into one word, `data`.
  *
- * CONCURRENCY.  With more than one thread every access to an entry's data
- * happens with its bucket's lock held (acquire on take, release on give), so the
- * fields are plain data and there is no race in the C11 sense; the critical
- * sections are a few loads/stores.  With one thread the locks are skipped.
+ * CONCURRENCY.  With more than one thread the buckets are sequence locks.
+ * A store takes its bucket by moving seq from even to odd (compare and
+ * exchange, spinning while another store holds it), writes, and releases
+ * it with the next even value.  A probe takes no lock and writes nothing:
+ * it reads seq, the entries, then seq again, and a bucket that was being
+ * written meanwhile (an odd or changed seq) reads as a miss.  So a probe
+ * never sees half of one store and half of another, and probes (most
+ * table traffic: the enhanced transposition cutoff probes every child)
+ * neither wait nor pull the cache line away from the other threads.
+ * Every field is atomic (acquire loads, release stores: plain moves on
+ * x86), so there is no data race in the C11 sense.  With one thread seq is not touched.
  *
  * REPLACEMENT.  A store to a position already in the bucket intersects the
  * bounds (or replaces them when they contradict, which cannot happen for
@@ -41,11 +50,10 @@
 enum { ENDGAME_TT_NOMOVE = 255, ENDGAME_TT_EXACT = 255 };
 
 typedef struct EndgameTTEntry {
-	uint64_t p, o;
-	int8_t lower, upper;
-	uint8_t move, empties, date, sel;
-	atomic_uchar lock;  /* 0 free, 1 taken */
-	uint8_t pad[9];
+	_Atomic uint64_t p, o;
+	_Atomic uint64_t data;  /* lower, upper, move, empties, date, sel: a byte each, from bit 0 */
+	atomic_uint seq;        /* even: free, odd: a store is writing (first entry of a bucket) */
+	uint32_t pad;
 } EndgameTTEntry;
 
 typedef struct EndgameTT {
@@ -70,20 +78,30 @@ static inline uint64_t endgame_tt_hash(uint64_t p, uint64_t o)
 	return h ^ (h >> 31);
 }
 
-/* The bucket's lock is the `lock` field of its first entry; it guards both
- * entries (one atomic exchange per probe or store). */
-static inline void endgame_tt_lock(const EndgameTT *t, EndgameTTEntry *b)
+/* The packed small fields. */
+typedef struct EndgameTTData {
+	int lower, upper, move, empties, date, sel;
+} EndgameTTData;
+
+static inline uint64_t endgame_tt_pack(int lower, int upper, int move, int empties, int date, int sel)
 {
-	if (t->locking)
-		while (atomic_exchange_explicit(&b->lock, 1, memory_order_acquire))
-			;
+	return (uint64_t)(uint8_t)lower | (uint64_t)(uint8_t)upper << 8 | (uint64_t)(uint8_t)move << 16 |
+	       (uint64_t)(uint8_t)empties << 24 | (uint64_t)(uint8_t)date << 32 | (uint64_t)(uint8_t)sel << 40;
 }
 
-static inline void endgame_tt_unlock(const EndgameTT *t, EndgameTTEntry *b)
+static inline EndgameTTData endgame_tt_unpack(uint64_t d)
 {
-	if (t->locking)
-		atomic_store_explicit(&b->lock, 0, memory_order_release);
+	EndgameTTData r = { (int8_t)(d & 0xFF), (int8_t)(d >> 8 & 0xFF), (int)(d >> 16 & 0xFF),
+	                    (int)(d >> 24 & 0xFF), (int)(d >> 32 & 0xFF), (int)(d >> 40 & 0xFF) };
+	return r;
 }
+
+/* Field accesses: acquire loads and release stores (plain moves on x86).
+ * A probe that reads a field written by a store thereby sees that store's
+ * odd seq on its second read of seq; a store's fields are written after
+ * its odd seq. */
+#define EG_TT_LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
+#define EG_TT_STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
 
 /* Start loading the bucket of (p, o) into the cache. */
 static inline void endgame_tt_prefetch(const EndgameTT *t, uint64_t p, uint64_t o)
@@ -97,25 +115,34 @@ static inline bool endgame_tt_probe(const EndgameTT *t, uint64_t p, uint64_t o, 
                                     int *move)
 {
 	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
-	bool found = false;
-	endgame_tt_lock(t, b);
+	unsigned seq = 0;
+	if (t->locking) {
+		seq = atomic_load_explicit(&b->seq, memory_order_acquire);
+		if (seq & 1)
+			return false; /* a store is writing the bucket */
+	}
 	for (int i = 0; i < 2; i++) {
 		const EndgameTTEntry *e = &b[i];
-		if (e->p == p && e->o == o && e->date == t->date) {
-			if (e->sel >= sel) {
-				*lower = e->lower;
-				*upper = e->upper;
-			} else {
-				*lower = -127;
-				*upper = 127;
-			}
-			*move = e->move;
-			found = true;
-			break;
+		if (EG_TT_LOAD(e->p) != p || EG_TT_LOAD(e->o) != o)
+			continue;
+		const EndgameTTData d = endgame_tt_unpack(EG_TT_LOAD(e->data));
+		if (d.date != t->date)
+			continue;
+		if (t->locking) {
+			if (atomic_load_explicit(&b->seq, memory_order_relaxed) != seq)
+				return false; /* written meanwhile */
 		}
+		if (d.sel >= sel) {
+			*lower = d.lower;
+			*upper = d.upper;
+		} else {
+			*lower = -127;
+			*upper = 127;
+		}
+		*move = d.move;
+		return true;
 	}
-	endgame_tt_unlock(t, b);
-	return found;
+	return false;
 }
 
 /* Record the result of a search of (p, o) at selectivity `sel` with window
@@ -127,40 +154,49 @@ static inline void endgame_tt_store(const EndgameTT *t, uint64_t p, uint64_t o, 
 {
 	EndgameTTEntry *b = &t->entries[endgame_tt_hash(p, o) & t->mask & ~1ULL];
 	int lo = score > alpha ? score : -127, hi = score < beta ? score : 127;
-	endgame_tt_lock(t, b);
-	for (int i = 0; i < 2; i++) {
-		EndgameTTEntry *e = &b[i];
-		if (e->p == p && e->o == o && e->date == t->date) {
-			if (sel < e->sel)
-				goto done;
-			if (sel > e->sel || lo > e->upper || hi < e->lower) {
-				e->sel = (uint8_t)sel;
-				e->lower = (int8_t)lo;
-				e->upper = (int8_t)hi;
-			} else {
-				if (lo > e->lower)
-					e->lower = (int8_t)lo;
-				if (hi < e->upper)
-					e->upper = (int8_t)hi;
-			}
-			if (move != ENDGAME_TT_NOMOVE)
-				e->move = (uint8_t)move;
-			goto done;
+	unsigned seq = 0;
+	if (t->locking) {
+		for (;;) {
+			seq = atomic_load_explicit(&b->seq, memory_order_relaxed);
+			if (!(seq & 1) && atomic_compare_exchange_weak_explicit(&b->seq, &seq, seq + 1,
+			                                                        memory_order_acquire,
+			                                                        memory_order_relaxed))
+				break;
 		}
 	}
-	/* victim: another date first, else fewer empties (entry 1 on ties);
-	 * the bucket stays locked, so the choice still holds when written */
-	EndgameTTEntry *v = b[0].date != t->date || b[0].empties < empties ? &b[0] : &b[1];
-	v->p = p;
-	v->o = o;
-	v->lower = (int8_t)lo;
-	v->upper = (int8_t)hi;
-	v->move = (uint8_t)move;
-	v->empties = (uint8_t)empties;
-	v->date = t->date;
-	v->sel = (uint8_t)sel;
+	for (int i = 0; i < 2; i++) {
+		EndgameTTEntry *e = &b[i];
+		if (EG_TT_LOAD(e->p) != p || EG_TT_LOAD(e->o) != o)
+			continue;
+		EndgameTTData d = endgame_tt_unpack(EG_TT_LOAD(e->data));
+		if (d.date != t->date)
+			continue;
+		if (sel < d.sel)
+			goto done;
+		if (sel > d.sel || lo > d.upper || hi < d.lower) {
+			d.sel = sel;
+			d.lower = lo;
+			d.upper = hi;
+		} else {
+			if (lo > d.lower)
+				d.lower = lo;
+			if (hi < d.upper)
+				d.upper = hi;
+		}
+		if (move != ENDGAME_TT_NOMOVE)
+			d.move = move;
+		EG_TT_STORE(e->data, endgame_tt_pack(d.lower, d.upper, d.move, d.empties, d.date, d.sel));
+		goto done;
+	}
+	/* victim: another date first, else fewer empties (entry 1 on ties) */
+	const EndgameTTData d0 = endgame_tt_unpack(EG_TT_LOAD(b[0].data));
+	EndgameTTEntry *v = d0.date != t->date || d0.empties < empties ? &b[0] : &b[1];
+	EG_TT_STORE(v->p, p);
+	EG_TT_STORE(v->o, o);
+	EG_TT_STORE(v->data, endgame_tt_pack(lo, hi, move, empties, t->date, sel));
 done:
-	endgame_tt_unlock(t, b);
+	if (t->locking)
+		atomic_store_explicit(&b->seq, seq + 2, memory_order_release);
 }
 
 #endif

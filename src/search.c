@@ -44,10 +44,6 @@ enum { NODE_PV = 0, NODE_CUT = 1, NODE_ALL = 2 };
 /* Depth from which moves are ordered by the child's static evaluation. */
 #define SEARCH_SORT_EVAL_DEPTH 3
 #define SEARCH_POLL_NODES 1024
-/* Rounds an idle thread spins before it sleeps (search_pool_wait). */
-#ifndef SEARCH_SPIN
-#define SEARCH_SPIN 20000
-#endif
 
 static const double search_pc_t[SEARCH_SEL_NONE] = { 1.1, 1.5, 2.0, 2.6, 3.3 };
 static const int search_sel_pct[SEARCH_SEL_NONE + 1] = { 73, 87, 95, 98, 99, 100 };
@@ -74,25 +70,20 @@ void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
 	sh->hard_deadline = 0;
 	sh->node_limit = 0;
 	sh->nactive = 0;
-	sh->quit = false;
-	atomic_store(&sh->idle, 0);
-	atomic_store(&sh->pool_gen, 0);
+	sh->pool.quit = false;
+	atomic_store(&sh->pool.idle, 0);
+	atomic_store(&sh->pool.gen, 0);
 }
 
 void search_pool_init(SearchShared *sh)
 {
-	pthread_mutex_init(&sh->pool_lock, NULL);
-	pthread_cond_init(&sh->pool_cond, NULL);
+	split_pool_init(&sh->pool);
 	sh->nactive = 0;
-	sh->quit = false;
-	atomic_init(&sh->idle, 0);
-	atomic_init(&sh->pool_gen, 0);
 }
 
 void search_pool_destroy(SearchShared *sh)
 {
-	pthread_mutex_destroy(&sh->pool_lock);
-	pthread_cond_destroy(&sh->pool_cond);
+	split_pool_destroy(&sh->pool);
 }
 
 void search_thread_init(SearchThread *t, SearchShared *sh, int id)
@@ -291,7 +282,7 @@ static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, in
 		return n;
 	/* the children's shallow searches: shared with idle helpers when
 	 * they are worth it */
-	if (sd >= SEARCH_SPLIT_ORDER_MIN && n >= 3 && atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
+	if (sd >= SEARCH_SPLIT_ORDER_MIN && n >= 3 && split_pool_has_idle(&sh->pool)) {
 		search_split_order(t, b, ml, n, sd, ply);
 		return n;
 	}
@@ -482,87 +473,38 @@ static SearchSplit *search_find_work(SearchShared *sh, const SearchSplit *under)
 	return NULL;
 }
 
-/* Tell the waiting threads that the pool changed; pool lock held. */
-static void search_pool_changed(SearchShared *sh)
-{
-	atomic_fetch_add_explicit(&sh->pool_gen, 1, memory_order_release);
-	pthread_cond_broadcast(&sh->pool_cond);
-}
-
-static inline void search_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#else
-	atomic_signal_fence(memory_order_seq_cst);
-#endif
-}
-
-#ifdef SEARCH_STATS
-/* seconds the threads spent waiting (under the pool lock) */
-double search_stat_idle;
-#endif
-
-/* Wait, counted as idle, until the pool changes (search_pool_changed);
- * called and returns with the pool lock held; may return early.  It
- * first spins for up to SEARCH_SPIN rounds: split points come and go
- * every few microseconds, and a thread asleep on the condition variable
- * takes tens of microseconds to wake (more in a virtual machine). */
-static void search_pool_wait(SearchShared *sh)
-{
-#ifdef SEARCH_STATS
-	const double t0 = util_now();
-#endif
-	const unsigned gen = atomic_load_explicit(&sh->pool_gen, memory_order_relaxed);
-	atomic_fetch_add(&sh->idle, 1);
-	pthread_mutex_unlock(&sh->pool_lock);
-	for (int i = 0; i < SEARCH_SPIN && atomic_load_explicit(&sh->pool_gen, memory_order_acquire) == gen; i++)
-		search_cpu_relax();
-	pthread_mutex_lock(&sh->pool_lock);
-	/* pool_gen only changes under the lock: no wake-up is lost */
-	if (atomic_load_explicit(&sh->pool_gen, memory_order_relaxed) == gen)
-		pthread_cond_wait(&sh->pool_cond, &sh->pool_lock);
-	atomic_fetch_sub(&sh->idle, 1);
-#ifdef SEARCH_STATS
-	search_stat_idle += util_now() - t0;
-#endif
-}
-
 /* Work for sp; called and returns with the pool lock held. */
 static void search_join(SearchThread *t, SearchSplit *sp)
 {
 	SearchShared *sh = t->sh;
 	sp->workers++;
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	search_split_work(t, sp);
-	pthread_mutex_lock(&sh->pool_lock);
+	pthread_mutex_lock(&sh->pool.lock);
 	sp->workers--;
-	search_pool_changed(sh);
+	split_pool_changed(&sh->pool);
 }
 
 void search_helper_loop(SearchThread *t)
 {
 	SearchShared *sh = t->sh;
-	pthread_mutex_lock(&sh->pool_lock);
-	while (!sh->quit) {
+	pthread_mutex_lock(&sh->pool.lock);
+	while (!sh->pool.quit) {
 		SearchSplit *sp = search_find_work(sh, NULL);
 		if (sp) {
 			t->aborted = false;
 			search_join(t, sp);
 			continue;
 		}
-		search_pool_wait(sh);
+		split_pool_wait(&sh->pool);
 	}
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
 }
 
 void search_pool_quit(SearchShared *sh)
 {
-	pthread_mutex_lock(&sh->pool_lock);
-	sh->quit = true;
-	search_pool_changed(sh);
-	pthread_mutex_unlock(&sh->pool_lock);
+	split_pool_quit(&sh->pool);
 }
 
 /* Register sp (filled but for its workers and cutoff), work for it, wait
@@ -573,15 +515,15 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 	SearchShared *sh = t->sh;
 	sp->workers = 1;
 	atomic_init(&sp->cutoff, false);
-	pthread_mutex_lock(&sh->pool_lock);
+	pthread_mutex_lock(&sh->pool.lock);
 	const bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
 	if (registered) {
 		sh->active[sh->nactive++] = sp;
-		search_pool_changed(sh);
+		split_pool_changed(&sh->pool);
 	}
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	search_split_work(t, sp);
-	pthread_mutex_lock(&sh->pool_lock);
+	pthread_mutex_lock(&sh->pool.lock);
 	sp->workers--;
 	if (registered) {
 		for (int i = 0; i < sh->nactive; i++)
@@ -597,11 +539,11 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 			} else {
 				/* counted as idle: a helper under this node
 				 * then splits its own nodes for the owner */
-				search_pool_wait(sh);
+				split_pool_wait(&sh->pool);
 			}
 		}
 	}
-	pthread_mutex_unlock(&sh->pool_lock);
+	pthread_mutex_unlock(&sh->pool.lock);
 	t->aborted = atomic_load_explicit(&sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t));
 }
 
@@ -764,7 +706,7 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		}
 		/* Young Brothers Wait: the first move is searched, share the rest */
 		if (i == 0 && n > 2 && depth >= SEARCH_SPLIT_MIN_DEPTH &&
-		    atomic_load_explicit(&sh->idle, memory_order_relaxed) > 0) {
+		    split_pool_has_idle(&sh->pool)) {
 			search_split(t, b, ml, n, depth, ply, kind, beta, &a, &best, &bestmove, NULL);
 			if (t->aborted)
 				return 0;
@@ -864,7 +806,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 			break;
 		/* single line: the other moves are shared with idle helpers */
 		if (i == 0 && multipv <= 1 && n > 2 && depth >= SEARCH_SPLIT_MIN_DEPTH &&
-		    atomic_load_explicit(&t->sh->idle, memory_order_relaxed) > 0) {
+		    split_pool_has_idle(&t->sh->pool)) {
 			SearchMove ml[SEARCH_MAX_MOVES];
 			for (int k = 0; k < n; k++) {
 				ml[k].sq = rm[k].move;

@@ -38,6 +38,7 @@
 #include "board.h"
 #include "eval.h"
 #include "game.h"
+#include "splitpool.h"
 #include "tt.h"
 
 #define SEARCH_MAX_PLY 96
@@ -69,16 +70,10 @@ typedef struct SearchShared {
 	uint64_t node_limit;     /* abort when the threads' total reaches it; 0 = none */
 	int nthreads;
 	struct SearchThread *threads;
-	/* split-point pool (search_pool_init); under pool_lock except idle */
-	pthread_mutex_t pool_lock;
-	pthread_cond_t pool_cond;
+	/* split points (search_pool_init); under pool.lock */
+	SplitPool pool;
 	struct SearchSplit *active[SEARCH_MAX_THREADS * 4];
 	int nactive;
-	bool quit;               /* helpers leave search_helper_loop() */
-	atomic_int idle;         /* helpers waiting for work */
-	atomic_uint pool_gen;    /* bumped (under pool_lock) at every change
-	                            a waiting thread may want: a split point
-	                            registered, a worker leaving one, quit */
 } SearchShared;
 
 typedef struct SearchThread {
