@@ -202,10 +202,7 @@ typedef struct Shared {
 	void (*progress_root)(void *user, int bound, uint64_t nodes, double elapsed, int move_index, int moves);
 	double t0, next_progress;
 	int root_bound, root_index, root_moves;
-	/* split points */
-	SplitPool pool;                 /* its lock guards active[] and the workers counts */
-	SplitPoint *active[EG_MAX_THREADS * 4];
-	int nactive;
+	SplitPool pool;                 /* split points */
 	Searcher *threads;
 } Shared;
 
@@ -214,7 +211,7 @@ typedef struct Shared {
  * own fields at every node (false sharing). */
 struct Searcher {
 	_Alignas(64) Shared *sh;
-	SplitPoint *sp;                 /* innermost split point worked under */
+	SplitNode *sp;                  /* innermost split point worked under */
 	uint64_t nodes;
 	_Atomic uint64_t published;     /* nodes, for progress reports */
 	unsigned polls;
@@ -223,16 +220,12 @@ struct Searcher {
 };
 
 struct SplitPoint {
-	pthread_mutex_t lock;
-	SplitPoint *parent;
+	SplitNode node;                 /* first: the pool's part */
 	uint64_t p, o;
 	int n;
-	int alpha, beta;                /* under lock; alpha rises */
-	int best, best_move;            /* under lock */
+	int alpha, beta;                /* under node.lock; alpha rises */
+	int best, best_move;            /* under node.lock */
 	EgMove *moves;
-	int next, count;                /* under lock */
-	int workers;                    /* under the pool lock */
-	atomic_bool cutoff;
 };
 
 /* ---- scoring and stability ------------------------------------------ */
@@ -342,12 +335,7 @@ static void eg_poll(Searcher *s)
  * a split point it works under. */
 static inline bool eg_aborted(const Searcher *s)
 {
-	if (atomic_load_explicit(&s->sh->stop, memory_order_relaxed))
-		return true;
-	for (const SplitPoint *sp = s->sp; sp; sp = sp->parent)
-		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
-			return true;
-	return false;
+	return atomic_load_explicit(&s->sh->stop, memory_order_relaxed) || split_node_cut(s->sp);
 }
 
 
@@ -707,102 +695,56 @@ static int eg_search_child(Searcher *s, uint64_t p, uint64_t o, const EgMove *m,
 	return v;
 }
 
-/* Take and search moves of sp until none are left or it is cut off. */
-static void eg_sp_work(Searcher *s, SplitPoint *sp)
+/* The pool's work function: take and search moves of a SplitPoint until
+ * none are left or it is cut off. */
+static void eg_sp_work(void *thread, SplitNode *node)
 {
-	SplitPoint *prev = s->sp;
-	s->sp = sp;
+	Searcher *s = thread;
+	SplitPoint *sp = (SplitPoint *)node;
+	SplitNode *prev = s->sp;
+	s->sp = node;
 	for (;;) {
-		pthread_mutex_lock(&sp->lock);
-		if (sp->next >= sp->count || atomic_load_explicit(&sp->cutoff, memory_order_relaxed)) {
-			pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_lock(&node->lock);
+		if (node->next >= node->count || atomic_load_explicit(&node->cutoff, memory_order_relaxed)) {
+			pthread_mutex_unlock(&node->lock);
 			break;
 		}
-		const EgMove *m = &sp->moves[sp->next++];
+		const EgMove *m = &sp->moves[node->next++];
 		int alpha = sp->alpha, beta = sp->beta;
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_unlock(&node->lock);
 		int v = eg_search_child(s, sp->p, sp->o, m, alpha, beta, sp->n);
 		if (eg_aborted(s))
 			break;
-		pthread_mutex_lock(&sp->lock);
+		pthread_mutex_lock(&node->lock);
 		if (v > sp->best) {
 			sp->best = v;
 			sp->best_move = m->sq;
 			if (v > sp->alpha) {
 				sp->alpha = v;
 				if (v >= sp->beta)
-					atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
+					atomic_store_explicit(&node->cutoff, true, memory_order_relaxed);
 			}
 		}
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_unlock(&node->lock);
 	}
 	s->sp = prev;
-}
-
-/* A split point that `s` may join: moves left, not cut off, and (when
- * `under` is set) below `under`, so a waiting owner only helps its own
- * helpers.  Called with the pool lock held. */
-static SplitPoint *eg_find_work(Shared *sh, const SplitPoint *under)
-{
-	for (int i = 0; i < sh->nactive; i++) {
-		SplitPoint *sp = sh->active[i];
-		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
-			continue;
-		pthread_mutex_lock(&sp->lock);
-		bool open = sp->next < sp->count;
-		pthread_mutex_unlock(&sp->lock);
-		if (!open)
-			continue;
-		if (under) {
-			const SplitPoint *a = sp->parent;
-			while (a && a != under)
-				a = a->parent;
-			if (!a)
-				continue;
-		}
-		return sp;
-	}
-	return NULL;
-}
-
-static void eg_join(Searcher *s, SplitPoint *sp)
-{
-	Shared *sh = s->sh;
-	sp->workers++;
-	pthread_mutex_unlock(&sh->pool.lock);
-	eg_sp_work(s, sp);
-	pthread_mutex_lock(&sh->pool.lock);
-	sp->workers--;
-	split_pool_changed(&sh->pool);
 }
 
 static void *eg_helper(void *arg)
 {
 	Searcher *s = arg;
-	Shared *sh = s->sh;
-	pthread_mutex_lock(&sh->pool.lock);
-	while (!sh->pool.quit) {
-		SplitPoint *sp = eg_find_work(sh, NULL);
-		if (sp) {
-			eg_join(s, sp);
-			continue;
-		}
-		split_pool_wait(&sh->pool);
-	}
-	pthread_mutex_unlock(&sh->pool.lock);
+	split_pool_helper(&s->sh->pool, s);
 	atomic_store_explicit(&s->published, s->nodes, memory_order_relaxed);
 	return NULL;
 }
 
-/* Search moves list[1..k) of a node in parallel; returns with sp's result
- * in *best / *best_move (alpha/beta as updated). */
+/* Search moves list[1..k) of a node in parallel; returns with the node's
+ * result in *best / *best_move (alpha/beta as updated). */
 static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, int k, int *alpha, int beta,
                      int *best, int *best_move)
 {
-	Shared *sh = s->sh;
 	SplitPoint sp;
-	pthread_mutex_init(&sp.lock, NULL);
-	sp.parent = s->sp;
+	split_node_init(&sp.node, s->sp, 1, k);
 	sp.p = p;
 	sp.o = o;
 	sp.n = n;
@@ -811,41 +753,12 @@ static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, i
 	sp.best = *best;
 	sp.best_move = *best_move;
 	sp.moves = list;
-	sp.next = 1;
-	sp.count = k;
-	sp.workers = 1;
-	atomic_init(&sp.cutoff, false);
-	pthread_mutex_lock(&sh->pool.lock);
-	bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
-	if (registered) {
-		sh->active[sh->nactive++] = &sp;
-		split_pool_changed(&sh->pool);
-	}
-	pthread_mutex_unlock(&sh->pool.lock);
-	eg_sp_work(s, &sp);
-	pthread_mutex_lock(&sh->pool.lock);
-	sp.workers--;
-	if (registered) {
-		for (int i = 0; i < sh->nactive; i++)
-			if (sh->active[i] == &sp) {
-				sh->active[i] = sh->active[--sh->nactive];
-				break;
-			}
-		/* wait for the helpers, helping those that work for this node */
-		while (sp.workers > 0) {
-			SplitPoint *w = eg_find_work(sh, &sp);
-			if (w)
-				eg_join(s, w);
-			else
-				split_pool_wait(&sh->pool); /* idle: a helper below splits for us */
-		}
-	}
-	pthread_mutex_unlock(&sh->pool.lock);
+	split_pool_run(&s->sh->pool, &sp.node, s);
 	/* all workers are gone: sp's fields are ours again */
 	*alpha = sp.alpha;
 	*best = sp.best;
 	*best_move = sp.best_move;
-	pthread_mutex_destroy(&sp.lock);
+	split_node_destroy(&sp.node);
 }
 
 /* ---- probable cuts (selective pre-searches) -------------------------- */
@@ -1244,7 +1157,7 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
 	}
-	split_pool_init(&sh.pool);
+	split_pool_init(&sh.pool, eg_sp_work);
 	int started = 1;
 	for (int i = 1; i < nthreads; i++) {
 		if (pthread_create(&threads[i].thread, NULL, eg_helper, &threads[i]) != 0)

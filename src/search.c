@@ -69,16 +69,14 @@ void search_shared_init(SearchShared *sh, TT *tt, int size, Variant v)
 	atomic_store(&sh->stop, false);
 	sh->hard_deadline = 0;
 	sh->node_limit = 0;
-	sh->nactive = 0;
-	sh->pool.quit = false;
-	atomic_store(&sh->pool.idle, 0);
-	atomic_store(&sh->pool.gen, 0);
+	split_pool_reset(&sh->pool);
 }
+
+static void search_split_work(void *thread, SplitNode *node);
 
 void search_pool_init(SearchShared *sh)
 {
-	split_pool_init(&sh->pool);
-	sh->nactive = 0;
+	split_pool_init(&sh->pool, search_split_work);
 }
 
 void search_pool_destroy(SearchShared *sh)
@@ -121,41 +119,27 @@ static void search_poll(SearchThread *t)
 }
 
 /* A split point: a node whose moves after the first are shared among the
- * threads that join it.  The fields above `lock` are fixed once it is
- * registered; `workers` is under the pool lock. */
+ * threads that join it.  The fields above `alpha` are fixed once it is
+ * registered. */
 typedef struct SearchSplit {
-	struct SearchSplit *parent;     /* the owner's enclosing split point */
+	SplitNode node;                 /* first: the pool's part */
 	Board b;
 	int depth, ply, kind, sel;
-	struct SearchMove *ml;
-	int count;                      /* moves in ml */
+	struct SearchMove *ml;          /* node.count moves */
 	int beta;
-	pthread_mutex_t lock;
-	int next;                       /* next move to hand out (under lock) */
-	int alpha, best, bestmove;      /* under lock; alpha rises */
-	int pv[SEARCH_MAX_PLY];         /* PV nodes: the node's PV (under lock) */
+	int alpha, best, bestmove;      /* under node.lock; alpha rises */
+	int pv[SEARCH_MAX_PLY];         /* PV nodes: the node's PV (under node.lock) */
 	int pvlen;
-	int workers;                    /* under the pool lock */
-	atomic_bool cutoff;             /* a move reached beta: unwind */
-	SearchRootMove *root;           /* the root: each move's result (under lock) */
+	SearchRootMove *root;           /* the root: each move's result (under node.lock) */
 	int order_depth;                /* > 0: an ordering job (search_split_order) */
 } SearchSplit;
-
-/* True when a split point above t is cut off. */
-static inline bool search_split_cut(const SearchThread *t)
-{
-	for (const SearchSplit *sp = t->sp; sp; sp = sp->parent)
-		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
-			return true;
-	return false;
-}
 
 /* True when the search must unwind now. */
 static inline bool search_stopped(SearchThread *t)
 {
 	if (t->nodes >= t->next_poll)
 		search_poll(t);
-	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t)))
+	if (atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || split_node_cut(t->sp))
 		t->aborted = true;
 	return t->aborted;
 }
@@ -381,14 +365,15 @@ static void search_root_record(SearchRootMove *r, const SearchThread *t, int sq,
  * this thread's alone). */
 static void search_order_work(SearchThread *t, SearchSplit *sp)
 {
+	SplitNode *node = &sp->node;
 	for (;;) {
-		pthread_mutex_lock(&sp->lock);
-		if (sp->next >= sp->count) {
-			pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_lock(&node->lock);
+		if (node->next >= node->count) {
+			pthread_mutex_unlock(&node->lock);
 			break;
 		}
-		SearchMove *m = &sp->ml[sp->next++];
-		pthread_mutex_unlock(&sp->lock);
+		SearchMove *m = &sp->ml[node->next++];
+		pthread_mutex_unlock(&node->lock);
 		if (m->val == SEARCH_TT_VAL)
 			continue;
 		const Board c = board_apply(sp->b, m->sq, m->flips);
@@ -399,30 +384,34 @@ static void search_order_work(SearchThread *t, SearchSplit *sp)
 	}
 }
 
-/* Take and search moves of sp until none are left or it is cut off;
- * afterwards t->aborted tells whether t itself must unwind. */
-static void search_split_work(SearchThread *t, SearchSplit *sp)
+/* The pool's work function: take and search moves of a SearchSplit until
+ * none are left or it is cut off; afterwards t->aborted tells whether t
+ * itself must unwind. */
+static void search_split_work(void *thread, SplitNode *node)
 {
-	SearchSplit *prev = t->sp;
+	SearchThread *t = thread;
+	SearchSplit *sp = (SearchSplit *)node;
+	SplitNode *prev = t->sp;
 	const int sel = t->sel;
-	t->sp = sp;
+	t->sp = node;
 	t->sel = sp->sel;
+	t->aborted = false; /* a helper's flag may be left from its last split point */
 	const bool pvnode = sp->kind == NODE_PV;
 	if (sp->order_depth)
 		search_order_work(t, sp);
 	else for (;;) {
-		pthread_mutex_lock(&sp->lock);
-		if (sp->next >= sp->count || atomic_load_explicit(&sp->cutoff, memory_order_relaxed)) {
-			pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_lock(&node->lock);
+		if (node->next >= node->count || atomic_load_explicit(&node->cutoff, memory_order_relaxed)) {
+			pthread_mutex_unlock(&node->lock);
 			break;
 		}
-		const SearchMove *m = &sp->ml[sp->next++];
+		const SearchMove *m = &sp->ml[node->next++];
 		const int a = sp->alpha;
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_unlock(&node->lock);
 		int v = search_later(t, sp->b, m, a, sp->beta, sp->depth, sp->ply, pvnode);
 		if (search_stopped(t))
 			break;
-		pthread_mutex_lock(&sp->lock);
+		pthread_mutex_lock(&node->lock);
 		if (v > sp->best) {
 			sp->best = v;
 			sp->bestmove = m->sq;
@@ -435,70 +424,21 @@ static void search_split_work(SearchThread *t, SearchSplit *sp)
 					sp->pvlen = len + 1;
 				}
 				if (v >= sp->beta)
-					atomic_store_explicit(&sp->cutoff, true, memory_order_relaxed);
+					atomic_store_explicit(&node->cutoff, true, memory_order_relaxed);
 			}
 		}
 		if (sp->root)
 			search_root_record(&sp->root[m - sp->ml], t, m->sq, v);
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_unlock(&node->lock);
 	}
 	t->sp = prev;
 	t->sel = sel;
-	t->aborted = atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || (prev && search_split_cut(t));
-}
-
-/* A registered split point with moves left and not cut off; when `under`
- * is set, only one below it (a waiting owner helps its own helpers).
- * Called with the pool lock held. */
-static SearchSplit *search_find_work(SearchShared *sh, const SearchSplit *under)
-{
-	for (int i = 0; i < sh->nactive; i++) {
-		SearchSplit *sp = sh->active[i];
-		if (atomic_load_explicit(&sp->cutoff, memory_order_relaxed))
-			continue;
-		pthread_mutex_lock(&sp->lock);
-		const bool open = sp->next < sp->count;
-		pthread_mutex_unlock(&sp->lock);
-		if (!open)
-			continue;
-		if (under) {
-			const SearchSplit *a = sp->parent;
-			while (a && a != under)
-				a = a->parent;
-			if (!a)
-				continue;
-		}
-		return sp;
-	}
-	return NULL;
-}
-
-/* Work for sp; called and returns with the pool lock held. */
-static void search_join(SearchThread *t, SearchSplit *sp)
-{
-	SearchShared *sh = t->sh;
-	sp->workers++;
-	pthread_mutex_unlock(&sh->pool.lock);
-	search_split_work(t, sp);
-	pthread_mutex_lock(&sh->pool.lock);
-	sp->workers--;
-	split_pool_changed(&sh->pool);
+	t->aborted = atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || split_node_cut(prev);
 }
 
 void search_helper_loop(SearchThread *t)
 {
-	SearchShared *sh = t->sh;
-	pthread_mutex_lock(&sh->pool.lock);
-	while (!sh->pool.quit) {
-		SearchSplit *sp = search_find_work(sh, NULL);
-		if (sp) {
-			t->aborted = false;
-			search_join(t, sp);
-			continue;
-		}
-		split_pool_wait(&sh->pool);
-	}
-	pthread_mutex_unlock(&sh->pool.lock);
+	split_pool_helper(&t->sh->pool, t);
 	atomic_store_explicit(&t->nodes_pub, t->nodes, memory_order_relaxed);
 }
 
@@ -507,44 +447,13 @@ void search_pool_quit(SearchShared *sh)
 	split_pool_quit(&sh->pool);
 }
 
-/* Register sp (filled but for its workers and cutoff), work for it, wait
- * for its helpers, and unregister it; sp's fields are then the caller's
- * again, and t->aborted tells whether t must unwind. */
+/* Register sp, work for it, wait for its helpers, and unregister it; sp's
+ * fields are then the caller's again, and t->aborted tells whether t must
+ * unwind. */
 static void search_split_run(SearchThread *t, SearchSplit *sp)
 {
-	SearchShared *sh = t->sh;
-	sp->workers = 1;
-	atomic_init(&sp->cutoff, false);
-	pthread_mutex_lock(&sh->pool.lock);
-	const bool registered = sh->nactive < (int)(sizeof sh->active / sizeof sh->active[0]);
-	if (registered) {
-		sh->active[sh->nactive++] = sp;
-		split_pool_changed(&sh->pool);
-	}
-	pthread_mutex_unlock(&sh->pool.lock);
-	search_split_work(t, sp);
-	pthread_mutex_lock(&sh->pool.lock);
-	sp->workers--;
-	if (registered) {
-		for (int i = 0; i < sh->nactive; i++)
-			if (sh->active[i] == sp) {
-				sh->active[i] = sh->active[--sh->nactive];
-				break;
-			}
-		/* wait for the helpers, working for those below this node */
-		while (sp->workers > 0) {
-			SearchSplit *w = search_find_work(sh, sp);
-			if (w) {
-				search_join(t, w);
-			} else {
-				/* counted as idle: a helper under this node
-				 * then splits its own nodes for the owner */
-				split_pool_wait(&sh->pool);
-			}
-		}
-	}
-	pthread_mutex_unlock(&sh->pool.lock);
-	t->aborted = atomic_load_explicit(&sh->stop, memory_order_relaxed) || (t->sp && search_split_cut(t));
+	split_pool_run(&t->sh->pool, &sp->node, t);
+	t->aborted = atomic_load_explicit(&t->sh->stop, memory_order_relaxed) || split_node_cut(t->sp);
 }
 
 /* Fill sp for a node b at `ply` (moves ml[0..n), handed out from
@@ -552,17 +461,14 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 static void search_split_init(SearchSplit *sp, const SearchThread *t, Board b, SearchMove *ml, int n, int next,
                               int depth, int ply, int kind, int alpha, int beta, int best, int bestmove)
 {
-	sp->parent = t->sp;
+	split_node_init(&sp->node, t->sp, next, n);
 	sp->b = b;
 	sp->depth = depth;
 	sp->ply = ply;
 	sp->kind = kind;
 	sp->sel = t->sel;
 	sp->ml = ml;
-	sp->count = n;
 	sp->beta = beta;
-	pthread_mutex_init(&sp->lock, NULL);
-	sp->next = next;
 	sp->alpha = alpha;
 	sp->best = best;
 	sp->bestmove = bestmove;
@@ -580,7 +486,7 @@ static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, 
 	search_split_init(&sp, t, b, ml, n, 0, sd, ply, NODE_CUT, -SEARCH_INF, SEARCH_INF, -SEARCH_INF, TT_NO_MOVE);
 	sp.order_depth = sd;
 	search_split_run(t, &sp);
-	pthread_mutex_destroy(&sp.lock);
+	split_node_destroy(&sp.node);
 }
 
 /* Search ml[1..n) of a node whose first move is done (window (*a, beta),
@@ -610,7 +516,7 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 		t->pvlen[ply] = sp.pvlen;
 		memcpy(t->pv[ply], sp.pv, sizeof(int) * (size_t)sp.pvlen);
 	}
-	pthread_mutex_destroy(&sp.lock);
+	split_node_destroy(&sp.node);
 }
 
 static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, int ply, int kind)

@@ -56,8 +56,6 @@
 #define SEARCH_SPLIT_ORDER_MIN 2
 #endif
 
-struct SearchSplit;
-
 typedef struct SearchShared {
 	TT *tt;
 	const Evaluator *ev;
@@ -70,10 +68,7 @@ typedef struct SearchShared {
 	uint64_t node_limit;     /* abort when the threads' total reaches it; 0 = none */
 	int nthreads;
 	struct SearchThread *threads;
-	/* split points (search_pool_init); under pool.lock */
-	SplitPool pool;
-	struct SearchSplit *active[SEARCH_MAX_THREADS * 4];
-	int nactive;
+	SplitPool pool;          /* split points (search_pool_init) */
 } SearchShared;
 
 typedef struct SearchThread {
@@ -84,7 +79,7 @@ typedef struct SearchThread {
 	uint64_t next_poll;
 	int sel;                        /* ProbCut level of this search */
 	bool aborted;                   /* stop, or a cutoff at a split point above */
-	struct SearchSplit *sp;         /* innermost split point worked for */
+	SplitNode *sp;                  /* innermost split point worked for */
 	bool partial;                   /* search_root stopped but rm was updated */
 	int pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int pvlen[SEARCH_MAX_PLY];
