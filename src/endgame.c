@@ -893,8 +893,8 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 			for (int i = 0; i < k; i++) {
 				int lo, hi, mv;
 				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
-				if (endgame_tt_probe(sh->tt, cp, co, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
-					endgame_tt_store(sh->tt, p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
+				if (endgame_tt_probe(eg_table_for(s, n - 1), cp, co, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
+					endgame_tt_store(eg_table_for(s, n), p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
 					return -hi;
 				}
 			}
@@ -1074,10 +1074,11 @@ EndgameOptions endgame_default_options(void)
  * finds it busy (another thread solving) allocates its own. */
 static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static EndgameTT eg_table;
-/* With threads, each thread's own table for the nodes near the leaves
- * (made on first use, reused like eg_table; under eg_table_lock). */
-static EndgameTT eg_near[EG_MAX_THREADS];
 static int eg_table_mb;
+/* With threads, each thread's own table for the nodes near the leaves,
+ * reused like eg_table (under eg_table_lock); all of eg_near_mb. */
+static EndgameTT eg_near[EG_MAX_THREADS];
+static int eg_near_mb;
 
 /* Make the shared table `mb` megabytes (remade when its size changed),
  * touching every page of a new one when `fault_in`; NULL when memory is
@@ -1093,6 +1094,23 @@ static EndgameTT *eg_table_prepare(int mb, bool fault_in)
 			memset(eg_table.entries, 0, (size_t)endgame_tt_bytes(&eg_table));
 	}
 	return eg_table.entries ? &eg_table : NULL;
+}
+
+/* Thread i's table near the leaves, EG_NEAR_MB (at most the shared table's
+ * `mb`) and empty for a new solve; NULL when memory is short.  Called with
+ * eg_table_lock held. */
+static EndgameTT *eg_near_prepare(int i, int mb)
+{
+	const int want = mb < EG_NEAR_MB ? mb : EG_NEAR_MB;
+	if (eg_near_mb != want) {
+		for (int j = 0; j < EG_MAX_THREADS; j++)
+			endgame_tt_free(&eg_near[j]);
+		eg_near_mb = want;
+	}
+	if (!eg_near[i].entries && !endgame_tt_init(&eg_near[i], want))
+		return NULL;
+	endgame_tt_new_solve(&eg_near[i]);
+	return &eg_near[i];
 }
 
 bool endgame_reserve_table(int mb)
@@ -1175,15 +1193,8 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	memset(threads, 0, sizeof(Searcher) * (size_t)nthreads);
 	sh.threads = threads;
 	for (int i = 0; i < nthreads; i++) {
-		threads[i].near = NULL;
-		if (nthreads > 1 && shared_table && (sh.features & ENDGAME_F_TT)) {
-			if (!eg_near[i].entries)
-				endgame_tt_init(&eg_near[i], mb < EG_NEAR_MB ? mb : EG_NEAR_MB);
-			if (eg_near[i].entries) {
-				endgame_tt_new_solve(&eg_near[i]);
-				threads[i].near = &eg_near[i];
-			}
-		}
+		if (nthreads > 1 && shared_table && (sh.features & ENDGAME_F_TT))
+			threads[i].near = eg_near_prepare(i, mb);
 		threads[i].sh = &sh;
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
