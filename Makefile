@@ -178,7 +178,8 @@ bench-book: all
 	sh bench/book.sh
 
 # ---- protocols (issue 6): libFuzzer harness for the GTP, NBoard and UGI parsers ----
-# `make fuzz` builds tests/fuzz/fuzz_{gtp,nboard,ugi} with clang (ASan+UBSan) and
+# and for the file loaders (loadsgf contents, books, weight files).
+# `make fuzz` builds tests/fuzz/fuzz_{gtp,nboard,ugi,sgf,book,weights} with clang (ASan+UBSan) and
 # runs each for FUZZ_SECONDS, starting from the saved corpus and the session
 # tests' inputs; new finds go to build/fuzz/corpus-NAME (`make fuzz-corpus`
 # merges them, minimised, into tests/fuzz/corpus/NAME).  `make fuzz-replay`
@@ -187,7 +188,7 @@ bench-book: all
 FUZZ_CC ?= clang
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 200
-FUZZ_NAMES := gtp nboard ugi
+FUZZ_NAMES := gtp nboard ugi sgf book weights
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer \
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(ARCHFLAGS)
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
@@ -228,6 +229,14 @@ MATCH_GAMES ?= 100
 match-strength: all
 	sh bench/match-strength.sh $(XOT) $(MATCH_GAMES)
 
+# ---- clock (issue 19): time used per move against per-move and whole-game
+# clocks (bench/clock-results.md); CLOCK_GAMES games per clock (5 s a move:
+# 5 minutes a game).
+CLOCK_GAMES ?= 4
+.PHONY: bench-clock
+bench-clock: all
+	sh bench/clock.sh $(XOT) $(CLOCK_GAMES)
+
 # ---- endgame solver (issue 3) ------------------------------------------------
 # ffo: FFO #1-#39 must all be solved exactly (CI runs the fast part in
 # tests/test_endgame.c).  bench-ffo: FFO #40-#49 with 1 thread (target
@@ -255,3 +264,11 @@ bench-signature:
 bench-smp: all
 	sh bench/search-smp.sh 2 5 14
 	sh bench/search-smp.sh 2 5 16
+
+# ---- memory (issue "Hardening", defect 2): hash tables' start-up time and peak RSS ----
+# bench-memory: start-up time and peak RSS for --hash 1, 64, 1024 and 4096, the
+# first searches, and the refusal of a size above the memory available
+# (bench/memory-results.md).
+.PHONY: bench-memory
+bench-memory: all
+	sh bench/memory.sh ./emilia

@@ -3,8 +3,10 @@
  *
  * In memory a book is two sets of entries:
  *  - `sorted`: entries in file order (ascending (p, o)), searched by
- *    bisection.  It points either into a read-only mapping of the file (or
- *    the embedded default book) or into `heap` once the book is changed.
+ *    bisection.  It points into the file's image read into memory at open
+ *    (`image`, owned), into the embedded default book (not owned), or into
+ *    `heap` once the book is changed.  The user's file is never mapped: a
+ *    file rewritten in place while the engine runs cannot fault it.
  *  - `extra`: entries added since the last merge, unsorted, indexed by an
  *    open-addressing hash table; merged into `sorted` (normalise()) before
  *    anything that walks the entries in order and before saving.
@@ -22,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,12 +45,11 @@ static const char book_magic[8] = { 'E', 'M', 'I', 'L', 'B', 'O', 'O', 'K' };
 struct Book {
 	pthread_rwlock_t lock;
 	pthread_mutex_t rng_lock;
-	char name[128];
+	char *name;               /* file name, for messages (owned) */
 	const BookEntry *sorted;  /* n entries, ascending (p, o) */
 	size_t n;
 	BookEntry *heap;          /* owned storage of sorted when writable */
-	void *map;                /* mapping of the file, or NULL */
-	size_t map_len;
+	void *image;              /* the file read by book_open (owned), or NULL */
 	BookEntry *extra;         /* pending additions */
 	size_t nextra, extra_cap;
 	uint32_t *hash;           /* index + 1 into extra, 0 = free */
@@ -60,11 +60,12 @@ struct Book {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-/* "NAME: WHAT" into err (BOOK_ERR bytes); long names are cut. */
+/* "NAME: WHAT" into err (BOOK_ERR bytes); the name is kept whole up to
+ * PATH_MAX. */
 static void set_err(char *err, const char *name, const char *what)
 {
 	if (err)
-		snprintf(err, BOOK_ERR, "%.100s: %.150s", name, what);
+		snprintf(err, BOOK_ERR, "%.4096s: %.250s", name, what);
 }
 
 static uint64_t mix64(uint64_t x)
@@ -209,10 +210,8 @@ static BookEntry *find(const Book *b, Board pos)
 
 static void drop_storage(Book *b)
 {
-	if (b->map && b->map_len)
-		munmap(b->map, b->map_len);
-	b->map = NULL;
-	b->map_len = 0;
+	free(b->image);
+	b->image = NULL;
 	free(b->heap);
 	b->heap = NULL;
 	b->sorted = NULL;
@@ -225,7 +224,7 @@ static bool make_writable(Book *b)
 	if (b->heap)
 		return true;
 	if (!b->n) {
-		drop_storage(b); /* an empty mapped book: nothing to copy */
+		drop_storage(b); /* an empty read-only book: nothing to copy */
 		return true;
 	}
 	BookEntry *h = malloc(b->n * sizeof *h);
@@ -473,9 +472,13 @@ static Book *book_alloc(const char *name)
 	Book *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
+	b->name = strdup(name ? name : "book");
+	if (!b->name) {
+		free(b);
+		return NULL;
+	}
 	pthread_rwlock_init(&b->lock, NULL);
 	pthread_mutex_init(&b->rng_lock, NULL);
-	snprintf(b->name, sizeof b->name, "%s", name ? name : "book");
 	b->rng = 0x853C49E6748FEA9BULL;
 	return b;
 }
@@ -494,6 +497,7 @@ void book_free(Book *b)
 	free(b->hash);
 	pthread_rwlock_destroy(&b->lock);
 	pthread_mutex_destroy(&b->rng_lock);
+	free(b->name);
 	free(b);
 }
 
@@ -511,48 +515,139 @@ static uint64_t rd64(const unsigned char *s)
 	return v;
 }
 
-/* Check a whole file image; on success the entries start at data + 64. */
-static bool check_image(const unsigned char *data, size_t len, const char *name, size_t *count,
-                        char *err)
+/* board_canonical(b) == b, at half its cost: o's images are needed only
+ * where an image of p ties. */
+static bool is_canonical(Board b)
 {
-	char what[160];
-	if (len < 8 || memcmp(data, book_magic, 8) != 0) {
-		set_err(err, name, len < 8 ? "not an Emilia book (file too short)"
-		                           : "not an Emilia book (it does not start with EMILBOOK)");
+	for (int s = 1; s < 8; s++) {
+		uint64_t p = bit_symmetry(b.p, s);
+		if (p < b.p || (p == b.p && bit_symmetry(b.o, s) < b.o))
+			return false;
+	}
+	return true;
+}
+
+static bool level_ok(int level)
+{
+	return level <= 60 || level == BOOK_LEVEL_EXACT;
+}
+
+/* The rules one entry must follow on its own, without the rest of the book
+ * (book/FORMAT.md): what every reader checks when it opens a file and the
+ * first thing book_verify checks.  false with the first problem in `what`
+ * (len bytes). */
+static bool entry_check(const BookEntry *e, char *what, size_t len)
+{
+	Board pos = { e->p, e->o };
+	if (pos.p & pos.o) {
+		snprintf(what, len, "a square holds two discs");
 		return false;
 	}
-	if (len < BOOK_HEADER_SIZE) {
-		snprintf(what, sizeof what, "truncated: %zu bytes, shorter than the %d-byte header", len,
-		         BOOK_HEADER_SIZE);
+	if (!is_canonical(pos)) {
+		snprintf(what, len, "not in canonical orientation");
+		return false;
+	}
+	const int n = discs(pos);
+	if (n < 4) {
+		/* discs are never taken off: every game position has at least
+		 * the four of the start */
+		snprintf(what, len, "%d discs on the board (a game position has at least 4)", n);
+		return false;
+	}
+	uint64_t moves = board_moves(pos.p, pos.o);
+	if (!moves) {
+		/* also bounds the disc count: at most 63 discs */
+		snprintf(what, len, "the side to move has no legal move (passes and ends are never stored)");
+		return false;
+	}
+	if (e->flags || e->reserved) {
+		snprintf(what, len, "reserved fields are not zero");
+		return false;
+	}
+	if (e->lower < -64 || e->upper > 64 || e->lower > e->upper) {
+		snprintf(what, len, "bounds [%d, %d] out of order or range", e->lower, e->upper);
+		return false;
+	}
+	if (e->score < -64 || e->score > 64) {
+		snprintf(what, len, "score %d out of range -64..64", e->score);
+		return false;
+	}
+	if (!level_ok(e->level) || !level_ok(e->leaf_level)) {
+		snprintf(what, len, "level %d or leaf level %d is neither 0..60 nor exact", e->level,
+		         e->leaf_level);
+		return false;
+	}
+	if (e->best != BOOK_MOVE_UNKNOWN) {
+		if (e->best >= 64 || !(moves & bit_of(e->best))) {
+			snprintf(what, len, "best move %d is not legal", e->best);
+			return false;
+		}
+		if (e->score < e->lower || e->score > e->upper) {
+			snprintf(what, len, "score %d outside its bounds [%d, %d]", e->score, e->lower, e->upper);
+			return false;
+		}
+	}
+	if (e->leaf < 64) {
+		if (!(moves & bit_of(e->leaf))) {
+			snprintf(what, len, "leaf move %d is not legal", e->leaf);
+			return false;
+		}
+	} else if (e->leaf != BOOK_MOVE_NONE && e->leaf != BOOK_MOVE_UNKNOWN) {
+		snprintf(what, len, "leaf move %d is not a move", e->leaf);
+		return false;
+	}
+	if (e->leaf_lower < -64 || e->leaf_upper > 64 || e->leaf_score < e->leaf_lower ||
+	    e->leaf_score > e->leaf_upper) {
+		snprintf(what, len, "leaf score %d outside its bounds [%d, %d]", e->leaf_score,
+		         e->leaf_lower, e->leaf_upper);
+		return false;
+	}
+	return true;
+}
+
+/* Check the header of a file of file_len bytes, whose first
+ * min(file_len, 64) bytes are at h; the number of entries in *count. */
+static bool check_header(const unsigned char *h, uint64_t file_len, const char *name,
+                         uint64_t *count, char *err)
+{
+	char what[200];
+	if (file_len < 8 || memcmp(h, book_magic, 8) != 0) {
+		set_err(err, name, file_len < 8 ? "not an Emilia book (file too short)"
+		                                : "not an Emilia book (it does not start with EMILBOOK)");
+		return false;
+	}
+	if (file_len < BOOK_HEADER_SIZE) {
+		snprintf(what, sizeof what, "truncated: %llu bytes, shorter than the %d-byte header",
+		         (unsigned long long)file_len, BOOK_HEADER_SIZE);
 		set_err(err, name, what);
 		return false;
 	}
-	uint32_t version = rd32(data + 8);
+	uint32_t version = rd32(h + 8);
 	if (version != BOOK_VERSION) {
 		snprintf(what, sizeof what, "format version %u, this program reads version %d",
 		         (unsigned)version, BOOK_VERSION);
 		set_err(err, name, what);
 		return false;
 	}
-	if (rd32(data + 12) != BOOK_HEADER_SIZE || rd32(data + 16) != BOOK_ENTRY_SIZE ||
-	    rd32(data + 20) != 0 || rd64(data + 40) != 0 || rd64(data + 48) != 0) {
+	if (rd32(h + 12) != BOOK_HEADER_SIZE || rd32(h + 16) != BOOK_ENTRY_SIZE ||
+	    rd32(h + 20) != 0 || rd64(h + 40) != 0 || rd64(h + 48) != 0) {
 		set_err(err, name, "corrupt header (unexpected sizes or reserved fields)");
 		return false;
 	}
-	if (book_checksum(data, 56) != rd64(data + 56)) {
+	if (book_checksum(h, 56) != rd64(h + 56)) {
 		set_err(err, name, "corrupt header (header checksum mismatch)");
 		return false;
 	}
-	uint64_t n = rd64(data + 24);
-	uint64_t avail = (len - BOOK_HEADER_SIZE) / BOOK_ENTRY_SIZE;
-	if (n > avail || (len - BOOK_HEADER_SIZE) % BOOK_ENTRY_SIZE) {
+	uint64_t n = rd64(h + 24);
+	uint64_t avail = (file_len - BOOK_HEADER_SIZE) / BOOK_ENTRY_SIZE;
+	if (n > avail || (file_len - BOOK_HEADER_SIZE) % BOOK_ENTRY_SIZE) {
 		if (n > avail) {
 			snprintf(what, sizeof what,
 			         "truncated: the header says %llu positions but the file holds %llu",
 			         (unsigned long long)n, (unsigned long long)avail);
 		} else {
-			snprintf(what, sizeof what, "corrupt: %zu stray bytes after the last position",
-			         (size_t)((len - BOOK_HEADER_SIZE) % BOOK_ENTRY_SIZE));
+			snprintf(what, sizeof what, "corrupt: %llu stray bytes after the last position",
+			         (unsigned long long)((file_len - BOOK_HEADER_SIZE) % BOOK_ENTRY_SIZE));
 		}
 		set_err(err, name, what);
 		return false;
@@ -563,17 +658,44 @@ static bool check_image(const unsigned char *data, size_t len, const char *name,
 		set_err(err, name, what);
 		return false;
 	}
-	if (book_checksum(data + BOOK_HEADER_SIZE, n * BOOK_ENTRY_SIZE) != rd64(data + 32)) {
+	*count = n;
+	return true;
+}
+
+/* Check the n entries after a valid header h: checksum, order, and every
+ * entry on its own (entry_check). */
+static bool check_entries(const unsigned char *h, const BookEntry *e, uint64_t n, const char *name,
+                          char *err)
+{
+	if (book_checksum(e, n * BOOK_ENTRY_SIZE) != rd64(h + 32)) {
 		set_err(err, name, "corrupt: checksum of the positions does not match");
 		return false;
 	}
-	const BookEntry *e = (const BookEntry *)(const void *)(data + BOOK_HEADER_SIZE);
-	for (uint64_t i = 1; i < n; i++) {
-		if (cmp_entry(&e[i - 1], &e[i]) >= 0) {
+	char what[250], problem[150];
+	for (uint64_t i = 0; i < n; i++) {
+		if (i && cmp_entry(&e[i - 1], &e[i]) >= 0) {
 			set_err(err, name, "corrupt: positions are not in strictly ascending order");
 			return false;
 		}
+		if (!entry_check(&e[i], problem, sizeof problem)) {
+			snprintf(what, sizeof what, "corrupt: position %llu of %llu: %s",
+			         (unsigned long long)i + 1, (unsigned long long)n, problem);
+			set_err(err, name, what);
+			return false;
+		}
 	}
+	return true;
+}
+
+/* Check a whole file image; on success the entries start at data + 64. */
+static bool check_image(const unsigned char *data, size_t len, const char *name, size_t *count,
+                        char *err)
+{
+	uint64_t n;
+	if (!check_header(data, len, name, &n, err) ||
+	    !check_entries(data, (const BookEntry *)(const void *)(data + BOOK_HEADER_SIZE), n, name,
+	                   err))
+		return false;
 	*count = (size_t)n;
 	return true;
 }
@@ -605,42 +727,108 @@ Book *book_open_memory(const void *data, size_t len, const char *name, char *err
 	return b;
 }
 
+/* read() until len bytes or the end of the file; the count read, or -1. */
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = read(fd, (char *)buf + got, len - got);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* The file is read into memory, never mapped: another process may truncate
+ * or rewrite it in place at any time (a mapped file would then fault on the
+ * next probe).  O_NONBLOCK keeps a FIFO from blocking the open; anything but
+ * a regular file is refused.  The header is read and checked first, so a
+ * large file that is not a book costs 64 bytes of reading. */
 Book *book_open(const char *path, char *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		set_err(err, path, strerror(errno));
 		return NULL;
 	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
+		set_err(err, path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		set_err(err, path, "not a regular file");
 		close(fd);
 		return NULL;
 	}
-	size_t len = (size_t)st.st_size;
-	if (len == 0) {
+	if (st.st_size <= 0) {
 		close(fd);
 		set_err(err, path, "not an Emilia book (empty file)");
 		return NULL;
 	}
-	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED) {
+	uint64_t file_len = (uint64_t)st.st_size;
+	unsigned char h[BOOK_HEADER_SIZE];
+	size_t want = file_len < BOOK_HEADER_SIZE ? (size_t)file_len : BOOK_HEADER_SIZE;
+	ssize_t got = read_full(fd, h, want);
+	if (got < 0) {
 		set_err(err, path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
-	Book *b = book_open_memory(map, len, path, err);
+	if ((size_t)got < want)
+		file_len = (uint64_t)got; /* cut while we read it */
+	uint64_t n;
+	if (!check_header(h, file_len, path, &n, err)) {
+		close(fd);
+		return NULL;
+	}
+	if (n > (SIZE_MAX - BOOK_HEADER_SIZE) / BOOK_ENTRY_SIZE - 1) {
+		set_err(err, path, "out of memory");
+		close(fd);
+		return NULL;
+	}
+	/* one spare byte shows whether the file grew since fstat */
+	size_t body = (size_t)n * BOOK_ENTRY_SIZE;
+	unsigned char *image = malloc(BOOK_HEADER_SIZE + body + 1);
+	if (!image) {
+		set_err(err, path, "out of memory");
+		close(fd);
+		return NULL;
+	}
+	memcpy(image, h, BOOK_HEADER_SIZE);
+	got = read_full(fd, image + BOOK_HEADER_SIZE, body + 1);
+	int read_errno = errno;
+	close(fd);
+	if (got < 0 || (size_t)got != body) {
+		char what[200];
+		if (got < 0)
+			snprintf(what, sizeof what, "%s", strerror(read_errno));
+		else if ((size_t)got < body)
+			snprintf(what, sizeof what,
+			         "truncated: the header says %llu positions but the file holds %llu",
+			         (unsigned long long)n, (unsigned long long)((size_t)got / BOOK_ENTRY_SIZE));
+		else
+			snprintf(what, sizeof what, "corrupt: the file grew while it was read");
+		set_err(err, path, what);
+		free(image);
+		return NULL;
+	}
+	Book *b = book_open_memory(image, BOOK_HEADER_SIZE + body, path, err);
 	if (!b) {
-		munmap(map, len);
+		free(image);
 		return NULL;
 	}
-	if (b->heap) {
-		munmap(map, len); /* entries were copied (cannot happen: mappings are page-aligned) */
-	} else {
-		b->map = map;
-		b->map_len = len;
-	}
+	if (b->heap)
+		free(image); /* entries were copied (cannot happen: malloc aligns to 16) */
+	else
+		b->image = image;
 	return b;
 }
 
@@ -1181,6 +1369,11 @@ static void *leaf_thread(void *arg)
 /* Search all unknown leaves; caller holds the write lock. */
 static long search_leaves_locked(Book *b, const BookSearchOptions *opt, char *err)
 {
+	if (opt->level < 0 || opt->level > 60) {
+		/* stored levels are 0..60 (or exact): a reader refuses others */
+		set_err(err, b->name, "the search level must be 0..60");
+		return -1;
+	}
 	fix_locked(b, NULL, NULL); /* marks stale leaves unknown */
 	size_t nj = 0;
 	for (size_t i = 0; i < b->n; i++)
@@ -1546,42 +1739,16 @@ size_t book_verify(Book *b, void (*report)(void *user, const char *line), void *
 		board_text(pos, bt);
 		if (i && cmp_entry(&b->sorted[i - 1], e) >= 0)
 			PROBLEM("not in strictly ascending order");
-		if (pos.p & pos.o) {
-			PROBLEM("a square holds two discs");
+		char what[150];
+		if (!entry_check(e, what, sizeof what)) {
+			PROBLEM("%s", what); /* the rules every reader applies on open */
 			continue;
 		}
-		Board c = board_canonical(pos, NULL);
-		if (c.p != pos.p || c.o != pos.o)
-			PROBLEM("not in canonical orientation");
-		uint64_t moves = board_moves(pos.p, pos.o);
-		if (!moves) {
-			PROBLEM("the side to move has no legal move (passes and ends are never stored)");
-			continue;
-		}
-		if (e->flags || e->reserved)
-			PROBLEM("reserved fields are not zero");
-		if (e->lower < -64 || e->upper > 64 || e->lower > e->upper)
-			PROBLEM("bounds [%d, %d] out of order or range", e->lower, e->upper);
-		if (e->best != BOOK_MOVE_UNKNOWN && (e->score < e->lower || e->score > e->upper))
-			PROBLEM("score %d outside its bounds [%d, %d]", e->score, e->lower, e->upper);
-		if (e->best != BOOK_MOVE_UNKNOWN && (e->best >= 64 || !(moves & bit_of(e->best))))
-			PROBLEM("best move %d is not legal", e->best);
 		if (e->leaf < 64) {
-			if (!(moves & bit_of(e->leaf))) {
-				PROBLEM("leaf move %d is not legal", e->leaf);
-				continue;
-			}
 			MoveValue v;
 			move_value(b, pos, e->leaf, &v);
 			if (v.in_book)
 				PROBLEM("leaf move is in the book");
-			if (e->leaf_lower < -64 || e->leaf_upper > 64 || e->leaf_score < e->leaf_lower ||
-			    e->leaf_score > e->leaf_upper)
-				PROBLEM("leaf score %d outside its bounds [%d, %d]", e->leaf_score, e->leaf_lower,
-				        e->leaf_upper);
-		} else if (e->leaf != BOOK_MOVE_NONE && e->leaf != BOOK_MOVE_UNKNOWN) {
-			PROBLEM("leaf move %d is not a move", e->leaf);
-			continue;
 		}
 		BookEntry r = recompute(b, e);
 		if (!entry_values_equal(&r, e)) {
@@ -1782,6 +1949,13 @@ Book *book_import(const char *path, char *err)
 		e->leaf_upper = (int8_t)lu;
 		e->leaf_level = (uint8_t)llev;
 		e->games = (uint32_t)games;
+		char problem[150];
+		if (!entry_check(e, problem, sizeof problem)) {
+			/* what a reader would refuse is never written */
+			snprintf(what, sizeof what, "line %ld: %s", lineno, problem);
+			ok = false;
+			break;
+		}
 	}
 	if (ok && ferror(f)) {
 		snprintf(what, sizeof what, "read error");

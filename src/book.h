@@ -23,13 +23,16 @@
  *    is worth -child.score (+child.score when the opponent must pass after
  *    the move); a move that ends the game is worth its exact final score; a
  *    position's score is the best of its book moves and its leaf.
- *  - Files are sorted by (p, o) so a book is memory-mapped and searched by
- *    bisection without parsing; a checksum covers header and entries.
+ *  - Files are sorted by (p, o) so a book is read into memory in one pass
+ *    and searched by bisection without parsing; a checksum covers header
+ *    and entries, and every entry is checked on its own when a file is
+ *    opened (the rules of book/FORMAT.md, "Opening a book").
  *
  * Thread safety: every function taking a Book may be called from several
  * threads at once; probes share a read lock, changes (learn, add, fix ...)
- * take the write lock.  A saved book replaces the old file by rename, so
- * other processes that have the old file mapped keep reading the old data.
+ * take the write lock.  A saved book replaces the old file by rename; a
+ * process that opened the old file holds its own copy in memory, so even a
+ * file rewritten in place (cp over it) cannot disturb it.
  */
 #ifndef EMILIA_BOOK_H
 #define EMILIA_BOOK_H
@@ -40,7 +43,7 @@
 #include "board.h"
 #include "game.h"
 
-#define BOOK_ERR 256              /* size of the err buffers below */
+#define BOOK_ERR 4400             /* size of the err buffers below (a whole path + why) */
 #define BOOK_VERSION 1
 #define BOOK_HEADER_SIZE 64
 #define BOOK_ENTRY_SIZE 32
@@ -76,15 +79,21 @@ typedef struct Book Book;
 
 /* A new empty book. */
 Book *book_new(void);
-/* Map a book file read-only.  NULL with a message in err (e.g. "book.bin:
- * truncated: header says 1000 positions but the file holds 812") when the
- * file is missing, truncated, corrupt (checksum), of another version or not
- * a book at all. */
+/* Read a book file into memory (never mapped: the file may be rewritten
+ * while the book is in use).  NULL with a message in err naming the file
+ * (e.g. "book.bin: truncated: the header says 1000 positions but the file
+ * holds 812") when the file is missing, not a regular file (a FIFO or a
+ * device is refused without blocking), truncated, corrupt (checksum), of
+ * another version, not a book at all, or holds an entry that breaks the
+ * rules every entry follows on its own (two discs on a square, a value out
+ * of -64..64, bounds out of order, an illegal move, ...: the first checks of
+ * book_verify). */
 Book *book_open(const char *path, char *err);
-/* A book over `len` bytes in memory (not copied; must outlive the Book). */
+/* A book over `len` bytes in memory (not copied; must outlive the Book);
+ * checked as book_open checks a file. */
 Book *book_open_memory(const void *data, size_t len, const char *name, char *err);
 /* The default book embedded in the binary (book_default.c includes
- * book/emilia.book with .incbin at build time), mapped without a copy. */
+ * book/emilia.book with .incbin at build time), used without a copy. */
 Book *book_open_default(char *err);
 void book_free(Book *b);
 
@@ -180,7 +189,7 @@ typedef struct BookSearchOptions {
 	BookSearchFn search;
 	void *ctx;
 	int threads;          /* >= 1 */
-	int level;            /* engine level for leaves */
+	int level;            /* engine level for leaves, 0..60 */
 	BookProgressFn progress;
 	void *user;
 } BookSearchOptions;
@@ -219,9 +228,11 @@ typedef struct BookStats {
 } BookStats;
 void book_stats(Book *b, BookStats *s);
 
-/* Check internal consistency: sorted and canonical, disjoint discs, side to
- * move has a move, every stored move legal, leaf not in the book, bounds
- * ordered, every value equal to what its children and leaf give.  Writes up
+/* Check internal consistency: sorted; each entry on its own as book_open
+ * checks it (disjoint discs, canonical, side to move has a move, reserved
+ * fields zero, values in -64..64 with ordered bounds, levels 0..60 or
+ * exact, every stored move legal); then leaf not in the book and every
+ * value equal to what its children and leaf give.  Writes up
  * to `max_report` problems (one line each) through report and returns the
  * number of problems found. */
 size_t book_verify(Book *b, void (*report)(void *user, const char *line), void *user,

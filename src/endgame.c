@@ -348,7 +348,16 @@ static void eg_poll(Searcher *s)
  * a split point it works under. */
 static inline bool eg_aborted(const Searcher *s)
 {
-	return atomic_load_explicit(&s->sh->stop, memory_order_relaxed) || split_node_cut(s->sp);
+	/* the user's flag too: a clocked solve stops at once, not at the
+	 * next poll */
+	Shared *sh = s->sh;
+	if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+		return true;
+	if (sh->user_stop && atomic_load_explicit(sh->user_stop, memory_order_relaxed)) {
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+		return true;
+	}
+	return split_node_cut(s->sp);
 }
 
 
@@ -1074,57 +1083,101 @@ EndgameOptions endgame_default_options(void)
  * finds it busy (another thread solving) allocates its own. */
 static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static EndgameTT eg_table;
-static int eg_table_mb;
+static uint64_t eg_table_req;   /* the bytes asked for when it was made (it may be smaller) */
+static UtilPrefault eg_prefault; /* faults eg_table in after endgame_reserve_table() */
 /* With threads, each thread's own table for the nodes near the leaves,
- * reused like eg_table (under eg_table_lock); all of eg_near_mb. */
+ * reused like eg_table (under eg_table_lock); all of eg_near_bytes. */
 static EndgameTT eg_near[EG_MAX_THREADS];
-static int eg_near_mb;
+static uint64_t eg_near_bytes;
 
-/* Make the shared table `mb` megabytes (remade when its size changed),
- * touching every page of a new one when `fault_in`; NULL when memory is
- * short.  Called with eg_table_lock held. */
-static EndgameTT *eg_table_prepare(int mb, bool fault_in)
+/* The bytes a solve asks for. */
+static uint64_t eg_request(uint64_t bytes)
 {
-	if (eg_table.entries && eg_table_mb != mb)
-		endgame_tt_free(&eg_table);
-	if (!eg_table.entries && endgame_tt_init(&eg_table, mb)) {
-		eg_table_mb = mb;
-		/* zero pages stay zero: this only faults them in */
-		if (fault_in)
-			memset(eg_table.entries, 0, (size_t)endgame_tt_bytes(&eg_table));
+	return bytes ? bytes : (uint64_t)EG_DEFAULT_HASH_MB << 20;
+}
+
+uint64_t endgame_table_size_for(uint64_t bytes)
+{
+	return endgame_tt_size_for(eg_request(bytes));
+}
+
+/* A table of `bytes`, or when that cannot be mapped of the largest smaller
+ * power of two that can; false when not even the smallest (64 KB) can. */
+static bool eg_tt_init_fallback(EndgameTT *t, uint64_t bytes)
+{
+	for (uint64_t size = endgame_tt_size_for(bytes);; size /= 2) {
+		if (endgame_tt_init_bytes(t, size))
+			return true;
+		if (size <= endgame_tt_size_for(0))
+			return false;
 	}
+}
+
+/* Make the shared table for a request of `bytes` (remade when the request
+ * changed: the old one is freed first); NULL when memory is short even
+ * for the smallest table.  Nothing is written: the pages fault in when
+ * used.  Called with eg_table_lock held. */
+static EndgameTT *eg_table_prepare(uint64_t bytes)
+{
+	if (eg_table.entries && eg_table_req != bytes) {
+		util_prefault_stop(&eg_prefault);
+		endgame_tt_free(&eg_table);
+	}
+	if (!eg_table.entries && eg_tt_init_fallback(&eg_table, bytes))
+		eg_table_req = bytes;
 	return eg_table.entries ? &eg_table : NULL;
 }
 
-/* Thread i's table near the leaves, EG_NEAR_MB (at most the shared table's
- * `mb`) and empty for a new solve; NULL when memory is short.  Called with
- * eg_table_lock held. */
-static EndgameTT *eg_near_prepare(int i, int mb)
+static void eg_near_free(void)
 {
-	const int want = mb < EG_NEAR_MB ? mb : EG_NEAR_MB;
-	if (eg_near_mb != want) {
-		for (int j = 0; j < EG_MAX_THREADS; j++)
-			endgame_tt_free(&eg_near[j]);
-		eg_near_mb = want;
+	for (int j = 0; j < EG_MAX_THREADS; j++)
+		endgame_tt_free(&eg_near[j]);
+}
+
+/* Thread i's table near the leaves, EG_NEAR_MB (at most the shared table's
+ * request `bytes`) and empty for a new solve; NULL when memory is short.
+ * Called with eg_table_lock held. */
+static EndgameTT *eg_near_prepare(int i, uint64_t bytes)
+{
+	const uint64_t near = (uint64_t)EG_NEAR_MB << 20, want = bytes < near ? bytes : near;
+	if (eg_near_bytes != want) {
+		eg_near_free();
+		eg_near_bytes = want;
 	}
-	if (!eg_near[i].entries && !endgame_tt_init(&eg_near[i], want))
+	if (!eg_near[i].entries && !endgame_tt_init_bytes(&eg_near[i], want))
 		return NULL;
 	endgame_tt_new_solve(&eg_near[i]);
 	return &eg_near[i];
 }
 
-bool endgame_reserve_table(int mb)
+bool endgame_reserve_table(uint64_t bytes, uint64_t *got, bool prefault)
 {
-	if (mb <= 0)
-		mb = EG_DEFAULT_HASH_MB;
 	if (pthread_mutex_trylock(&eg_table_lock) != 0)
 		return false;
-	const bool ok = eg_table_prepare(mb, true) != NULL;
+	const bool made = !eg_table.entries || eg_table_req != eg_request(bytes);
+	const EndgameTT *t = eg_table_prepare(eg_request(bytes));
+	if (t && made && prefault)
+		util_prefault_start(&eg_prefault, t->entries, (size_t)endgame_tt_bytes(t));
+	if (got)
+		*got = t ? endgame_tt_bytes(t) : 0;
 	pthread_mutex_unlock(&eg_table_lock);
-	return ok;
+	return true;
 }
 
-EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
+bool endgame_release_table(void)
+{
+	if (pthread_mutex_trylock(&eg_table_lock) != 0)
+		return false;
+	util_prefault_stop(&eg_prefault);
+	endgame_tt_free(&eg_table);
+	eg_table_req = 0;
+	eg_near_free();
+	eg_near_bytes = 0;
+	pthread_mutex_unlock(&eg_table_lock);
+	return true;
+}
+
+static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
 {
 	pthread_once(&eg_once, eg_init_tables);
 	EndgameOptions def = endgame_default_options();
@@ -1170,14 +1223,16 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	sh.nthreads = nthreads;
 
 	/* the table */
-	int mb = opt->hash_mb > 0 ? opt->hash_mb : EG_DEFAULT_HASH_MB;
+	const uint64_t bytes = eg_request(opt->hash_bytes ? opt->hash_bytes
+	                                                  : opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0);
 	EndgameTT own, *tt = NULL;
 	bool shared_table = pthread_mutex_trylock(&eg_table_lock) == 0;
 	if (shared_table)
-		tt = eg_table_prepare(mb, false);
+		tt = eg_table_prepare(bytes);
 	/* a private table (the shared one is busy): sized for the solve, since
 	 * small solves may come often (the midgame search calls them) */
-	if (!tt && endgame_tt_init(&own, n <= 14 ? 1 : n <= 18 ? (mb < 8 ? mb : 8) : mb))
+	const uint64_t own_max = (uint64_t)(n <= 14 ? 1 : n <= 18 ? 8 : 65536) << 20;
+	if (!tt && eg_tt_init_fallback(&own, bytes < own_max ? bytes : own_max))
 		tt = &own;
 	if (!tt) {
 		sh.features &= ~(unsigned)(ENDGAME_F_TT | ENDGAME_F_ETC);
@@ -1194,7 +1249,7 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 	sh.threads = threads;
 	for (int i = 0; i < nthreads; i++) {
 		if (nthreads > 1 && shared_table && (sh.features & ENDGAME_F_TT))
-			threads[i].near = eg_near_prepare(i, mb);
+			threads[i].near = eg_near_prepare(i, bytes);
 		threads[i].sh = &sh;
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
@@ -1240,6 +1295,15 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 		res.score = res.score > 0 ? 1 : res.score < 0 ? -1 : 0;
 	res.seconds = util_now() - t0;
 	return res;
+}
+
+EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
+{
+	/* the table's background pre-faulting waits meanwhile (util.h) */
+	util_busy_enter();
+	EndgameResult r = eg_solve_window(b, opt, alpha, beta);
+	util_busy_leave();
+	return r;
 }
 
 EndgameResult endgame_solve(Board b, const EndgameOptions *opt)

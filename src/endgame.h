@@ -24,7 +24,9 @@ typedef struct EndgameOptions {
 	Variant variant;
 	bool wld;              /* win/loss/draw only */
 	int threads;           /* >= 1 */
-	int hash_mb;           /* transposition table size; 0 = default */
+	int hash_mb;           /* transposition table size; 0 = default (128 MiB) */
+	uint64_t hash_bytes;   /* the same in bytes, used instead when not 0 (an
+	                        * engine's share of its --hash: engine.h) */
 	atomic_bool *stop;     /* external stop request, or NULL */
 	/* progress callback (may be NULL): called from the solving thread
 	 * about once a second */
@@ -71,10 +73,37 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 /* Full-window solve. */
 EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
 
-/* Allocate the shared table of `mb` megabytes (<= 0: the default) now and
- * touch every page, so that a timed solve does not pay for it: the first
- * touch of a transparent huge page can stall a thread for tens of
- * milliseconds.  False when it cannot (memory, or the table is in use). */
-bool endgame_reserve_table(int mb);
+/* THE TABLE.  Solves use one process-wide table (the first of two
+ * concurrent solves takes it, the other makes a private one for its run).
+ * It is remade at the size a solve asks for (hash_bytes, else hash_mb):
+ * the old one is freed first, and when the new size cannot be mapped the
+ * largest smaller power of two that can is used (kept for later solves
+ * asking the same size).  Its pages are never written in advance (zero
+ * pages are empty entries), so a big table costs no start-up time: they
+ * fault in as solves touch them, or, for a table made by
+ * endgame_reserve_table(), before that from a background thread that works
+ * while no search runs (util_prefault_start).  With threads each thread
+ * also has a table of min(size, 2 MiB) for the nodes near the leaves.
+ *
+ * BUDGET.  In an engine, the --hash MiB are the total of the midgame table
+ * (tt.h) and this table: engine_hash_split() gives the midgame table the
+ * largest power of two below the budget and this table the largest power
+ * of two in the rest (halves for a power of two: --hash 4096 = 2048 MiB
+ * each), and the engine's solves pass its share as hash_bytes.  `emilia
+ * solve --hash N` has no midgame table: this table gets all of N. */
+
+/* Make the shared table `bytes` large (0: the default) now, without
+ * touching it, so that a solve finds it ready; a smaller power of two
+ * when that much cannot be mapped.  `prefault`: a new table is faulted in
+ * in the background while no search runs (util_prefault_start).  False
+ * when a solve is running (the table is in use: nothing is done).  *got
+ * (may be NULL): the bytes of the table now, 0 when none could be made. */
+bool endgame_reserve_table(uint64_t bytes, uint64_t *got, bool prefault);
+/* Free the shared table and the threads' near-leaf tables (the next solve
+ * makes them again); false when a solve is running (nothing is done). */
+bool endgame_release_table(void);
+/* Bytes of the table a solve asking for `bytes` (0: the default) gets
+ * when memory allows. */
+uint64_t endgame_table_size_for(uint64_t bytes);
 
 #endif

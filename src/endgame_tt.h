@@ -64,10 +64,18 @@ typedef struct EndgameTT {
 } EndgameTT;
 
 /* Allocate a table of about `mb` megabytes (at least 64 KB); false when
- * memory is short. */
+ * memory is short.  Nothing is written (zero pages are empty entries of
+ * date 0): the pages fault in when solves use them. */
 bool endgame_tt_init(EndgameTT *t, int mb);
+/* The same with the size in bytes: the largest power-of-two number of
+ * entries that fits, at least 2048 (64 KB). */
+bool endgame_tt_init_bytes(EndgameTT *t, uint64_t bytes);
+/* Bytes of the table endgame_tt_init_bytes(t, bytes) makes. */
+uint64_t endgame_tt_size_for(uint64_t bytes);
 void endgame_tt_free(EndgameTT *t);
-/* Start a new solve: older entries become invisible. */
+/* Start a new solve: older entries become invisible (every 255 solves,
+ * when the date wraps, the pages go back to the system and return zeroed:
+ * nothing is written). */
 void endgame_tt_new_solve(EndgameTT *t);
 /* Bytes allocated. */
 uint64_t endgame_tt_bytes(const EndgameTT *t);

@@ -25,6 +25,7 @@
  * midgame search run to the end instead.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,7 +70,10 @@ struct Engine {
 	int pending;
 	bool use_solver;
 	int midgame_sel;
-	int hash_mb;
+	int hash_mb;        /* the table budget (tt + the solver's share); under search_lock */
+	uint64_t eg_bytes;  /* the endgame solver's share of it */
+	UtilPrefault prefault; /* faults tt in, in the background (under search_lock) */
+	char hash_error[160];
 	int nthreads;
 	int level;
 	uint64_t rng;
@@ -128,12 +132,54 @@ void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, in
 	*random_margin = r;
 }
 
+void engine_hash_split(int mb, uint64_t *mid_bytes, uint64_t *eg_bytes)
+{
+	const uint64_t total = (uint64_t)(mb < 1 ? 1 : mb) << 20;
+	uint64_t mid = 1;
+	while (mid * 2 < total)
+		mid *= 2; /* the largest power of two below the budget */
+	uint64_t eg = 1;
+	while (eg * 2 <= total - mid)
+		eg *= 2;  /* the largest power of two in the rest */
+	*mid_bytes = mid;
+	*eg_bytes = eg;
+}
+
+/* Make the tables of a budget of `mb` MiB (e->tt is not allocated):
+ * false, with nothing allocated, when either cannot be mapped in full.
+ * `prefault`: fault them in in the background (not for engine_new()'s
+ * default tables, which the protocols replace at once by --hash's). */
+static bool engine_alloc_tables(Engine *e, int mb, bool prefault)
+{
+	uint64_t mid, eg, got = 0;
+	engine_hash_split(mb, &mid, &eg);
+	TT t;
+	if (!tt_init_bytes(&t, mid))
+		return false;
+	/* the solver's table is the process's: made now (nothing written,
+	 * so this costs no time); a solve running in another engine of the
+	 * process holds it, and the next solve here makes it instead */
+	if (endgame_reserve_table(eg, &got, prefault) && got < endgame_table_size_for(eg)) {
+		tt_free(&t);
+		endgame_release_table();
+		return false;
+	}
+	e->tt = t;
+	e->eg_bytes = eg;
+	e->hash_mb = mb;
+	/* nothing was written, so the engine is ready at once; the pages
+	 * are faulted in behind its back, between searches (util.h) */
+	if (prefault)
+		util_prefault_start(&e->prefault, t.entries, t.bytes);
+	return true;
+}
+
 Engine *engine_new(void)
 {
 	Engine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	if (!tt_init(&e->tt, TT_DEFAULT_MB)) {
+	if (!engine_alloc_tables(e, TT_DEFAULT_MB, false)) {
 		free(e);
 		return NULL;
 	}
@@ -149,7 +195,6 @@ Engine *engine_new(void)
 	e->threads_alloc = 1;
 	pthread_mutex_init(&e->search_lock, NULL);
 	pthread_mutex_init(&e->opt_lock, NULL);
-	e->hash_mb = TT_DEFAULT_MB;
 	e->nthreads = 1;
 	e->use_solver = true;
 	e->midgame_sel = ENGINE_MIDGAME_SEL;
@@ -158,10 +203,6 @@ Engine *engine_new(void)
 	atomic_init(&e->running, false);
 	search_shared_init(&e->sh, &e->tt, 8, VARIANT_NORMAL);
 	search_pool_init(&e->sh);
-	/* the endgame solver's table (shared by the process's solves): made
-	 * and faulted in now, not inside the first timed solve (a failure is
-	 * harmless: the solve then makes it itself) */
-	endgame_reserve_table(0);
 	return e;
 }
 
@@ -186,6 +227,7 @@ void engine_free(Engine *e)
 	search_pool_destroy(&e->sh);
 	free(e->threads);
 	free(e->helpers);
+	util_prefault_stop(&e->prefault);
 	tt_free(&e->tt);
 	free(e);
 }
@@ -203,20 +245,65 @@ void engine_set_threads(Engine *e, int threads)
 
 bool engine_set_hash_mb(Engine *e, int mb)
 {
-	if (mb < 1 || mb > TT_MAX_MB)
+	if (mb < 1 || mb > TT_MAX_MB) {
+		/* (hash_error: written by this function only, see engine.h) */
+		snprintf(e->hash_error, sizeof e->hash_error, "hash must be 1..%d MiB, not %d", TT_MAX_MB, mb);
 		return false;
+	}
 	engine_stop(e);
 	pthread_mutex_lock(&e->search_lock);
 	engine_join(e);
-	TT t;
-	bool ok = tt_init(&t, mb);
-	if (ok) {
-		tt_free(&e->tt);
-		e->tt = t;
-		e->hash_mb = mb;
+	/* free before allocating: the old and the new tables are never held
+	 * at once, and the memory check below sees what the old ones held */
+	const int old = e->hash_mb;
+	util_prefault_stop(&e->prefault);
+	tt_free(&e->tt);
+	endgame_release_table();
+	bool ok = false;
+	e->hash_error[0] = 0;
+	if (util_hash_refused(mb, util_mem_available(), e->hash_error, sizeof e->hash_error)) {
+		/* refused: the old size again (empty) */
+	} else if (engine_alloc_tables(e, mb, true)) {
+		ok = true;
+	} else {
+		snprintf(e->hash_error, sizeof e->hash_error, "cannot allocate %d MiB of hash", mb);
+	}
+	if (!ok) {
+		/* never leave the engine without a table: the old size, else
+		 * the largest half of it that can be had */
+		int s = old < mb ? old : mb / 2;
+		if (s < 1)
+			s = 1;
+		while (!engine_alloc_tables(e, s, true) && s > 1)
+			s /= 2;
+		if (s != old && e->tt.entries) {
+			size_t n = strlen(e->hash_error);
+			snprintf(e->hash_error + n, sizeof e->hash_error - n, " (using %d MiB)", e->hash_mb);
+		}
 	}
 	pthread_mutex_unlock(&e->search_lock);
 	return ok;
+}
+
+int engine_hash_mb(Engine *e)
+{
+	pthread_mutex_lock(&e->search_lock);
+	const int mb = e->hash_mb;
+	pthread_mutex_unlock(&e->search_lock);
+	return mb;
+}
+
+uint64_t engine_endgame_bytes(Engine *e)
+{
+	pthread_mutex_lock(&e->search_lock);
+	const uint64_t b = e->eg_bytes;
+	pthread_mutex_unlock(&e->search_lock);
+	return b;
+}
+
+const char *engine_hash_error(const Engine *e)
+{
+	return e->hash_error;
 }
 
 void engine_set_level(Engine *e, int level)
@@ -352,6 +439,7 @@ static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, in
 	o.size = g->size;
 	o.variant = g->variant;
 	o.wld = false;
+	o.hash_bytes = e->eg_bytes;
 	o.threads = threads;
 	o.stop = &sh->stop;
 	EngineWatchdog w;
@@ -390,11 +478,11 @@ static void *engine_helper_main(void *arg)
 	return NULL;
 }
 
-EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
-                         EngineInfoFn info, void *user)
+static EngineInfo engine_search_run(Engine *e, const Game *g, const EngineLimits *lim,
+                                    EngineInfoFn info, void *user)
 {
 	const double start = util_now();
-	EngineLimits nolim = { 0, 0, 0, -1, 0, 0, false, 0 };
+	EngineLimits nolim = { .time_left = -1 };
 	if (!lim)
 		lim = &nolim;
 	pthread_mutex_lock(&e->search_lock);
@@ -515,7 +603,7 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			nhelpers++;
 	}
 
-	int last_best = -1, stable = 0, res_sel = SEARCH_SEL_NONE;
+	int last_best = -1, stable = 0, res_sel = SEARCH_SEL_NONE, last_score = -SEARCH_INF;
 	uint64_t solver_nodes = 0;
 	for (int d = 1;; d++) {
 		int depth, sel;
@@ -588,8 +676,9 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 			break; /* forced move */
 		/* with a fixed time per move (not banked) the whole time is used:
 		 * the hard limit stops the last iteration, which still counts */
-		if (tp.soft > 0 && !lim->infinite && lim->time_left >= 0) {
-			double factor = d < 2 ? 1.0 : stable == 0 ? 2.0 : stable >= 3 ? 0.5 : 1.0;
+		if (tp.soft > 0 && !lim->infinite && !tp.use_all) {
+			double factor = timeman_factor(d, stable, last_score - rm[0].score);
+			last_score = rm[0].score;
 			double el = util_now() - start;
 			/* the next iteration costs a few times this one; when it
 			 * is stopped, what it searched is still used */
@@ -624,4 +713,14 @@ EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
 	atomic_store(&e->running, false);
 	pthread_mutex_unlock(&e->search_lock);
 	return res;
+}
+
+EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
+                         EngineInfoFn info, void *user)
+{
+	/* the tables' background pre-faulting waits meanwhile (util.h) */
+	util_busy_enter();
+	EngineInfo r = engine_search_run(e, g, lim, info, user);
+	util_busy_leave();
+	return r;
 }

@@ -13,8 +13,10 @@
 #define GTP_VERSION "0.1"
 
 /* The reply of one command: the dispatcher frames it. */
+#define GTP_ID_MAX 32 /* digits of an id echoed; a longer id is refused */
+
 typedef struct GtpReply {
-	long id;        /* -1 when the command had none */
+	char id[GTP_ID_MAX + 1]; /* the id's digits as sent; "" when none */
 	bool ok;
 	ProtoBuf text;
 } GtpReply;
@@ -90,8 +92,7 @@ static void reply_send(Gtp *g)
 {
 	FILE *f = g->out;
 	fputc(g->reply.ok ? '=' : '?', f);
-	if (g->reply.id >= 0)
-		fprintf(f, "%ld", g->reply.id);
+	fputs(g->reply.id, f);
 	const char *s = g->reply.text.s;
 	size_t n = g->reply.text.len;
 	while (n && s[n - 1] == '\n')
@@ -102,7 +103,7 @@ static void reply_send(Gtp *g)
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '\n' && line_start && i > 0)
 			continue;
-		fputc(s[i], f);
+		proto_put_byte(f, (unsigned char)s[i], true);
 		line_start = s[i] == '\n';
 	}
 	fputs("\n\n", f);
@@ -187,8 +188,8 @@ static void strip_implicit_passes(Gtp *g)
 		game_undo(&g->game);
 }
 
-/* Limits of a search for the side to move from the clocks (if any), the
- * level and the cap. */
+/* Limits of a search for the side to move: the clocks (if any) in the
+ * terms of the clock model (timeman.h), the cap. */
 static EngineLimits search_limits(const Gtp *g)
 {
 	EngineLimits lim;
@@ -196,23 +197,25 @@ static EngineLimits search_limits(const Gtp *g)
 	lim.time_left = -1;
 	if (g->timed) {
 		int c = g->game.side;
-		/* keep back the move overhead plus 5%: the controller's clock
-		 * also counts the pipes and its own work */
-		double lag = (double)options_int(&g->opts, OPT_OVERHEAD) / 1000.0 + 0.05 * g->clock[c];
-		double t = g->clock[c] - lag;
-		if (t < 0.01)
-			t = 0.01;
-		lim.time_left = t;
+		lim.time_left = g->clock[c] > 0 ? g->clock[c] : 0;
+		lim.overhead = (double)options_int(&g->opts, OPT_OVERHEAD) / 1000.0;
 		if (g->stones[c] > 0) {
+			/* in a byo-yomi period: its stones within its time */
 			lim.moves_to_go = g->stones[c];
 		} else if (g->byo_stones > 0 && g->byo_time > 0) {
-			/* main time, then byo-yomi: the period is a safe floor */
-			lim.increment = 0;
+			/* main time, then byo-yomi periods */
+			lim.byo_time = g->byo_time;
+			lim.byo_moves = g->byo_stones;
 		}
 	}
 	if (g->node_cap)
 		lim.nodes = g->node_cap;
 	return lim;
+}
+
+EngineLimits gtp_limits(const Gtp *g)
+{
+	return search_limits(g);
 }
 
 /* Charge a move's thinking time to a clock, as the controller would. */
@@ -306,12 +309,12 @@ static void cmd_set_game(Gtp *g, int argc, char **argv)
 
 static void cmd_boardsize(Gtp *g, int argc, char **argv)
 {
-	long n;
-	if (argc != 1 || !util_parse_int(argv[0], 1, 64, &n)) {
+	long n = 0;
+	if (argc != 1 || !proto_is_integer(argv[0])) {
 		reply_err(g, "boardsize not an integer");
 		return;
 	}
-	if (n != 8 && n != 6) {
+	if (!util_parse_int(argv[0], 1, 64, &n) || (n != 8 && n != 6)) {
 		reply_err(g, "unacceptable size");
 		return;
 	}
@@ -585,10 +588,11 @@ static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errl
 			break;
 		after_value = true;
 		char *v = proto_trim(val);
+		char q[PROTO_QUOTE_MAX];
 		if (!strcmp(ident, "SZ")) {
 			long sz;
 			if (!util_parse_int(v, 1, 64, &sz) || (sz != 8 && sz != 6)) {
-				snprintf(err, errlen, "unsupported board size %s", v);
+				snprintf(err, errlen, "unsupported board size '%s'", proto_quote(v, q));
 				return false;
 			}
 			if (moved || setup) {
@@ -600,7 +604,7 @@ static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errl
 		} else if (!strcmp(ident, "AB") || !strcmp(ident, "AW") || !strcmp(ident, "AE")) {
 			int sq = sgf_point(v, size);
 			if (sq < 0 || sq == BOARD_PASS || moved) {
-				snprintf(err, errlen, "bad setup point '%s'", v);
+				snprintf(err, errlen, "bad setup point '%s'", proto_quote(v, q));
 				return false;
 			}
 			if (!setup) {
@@ -631,7 +635,7 @@ static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errl
 			if (upto > 0 && moves >= upto)
 				break;
 			if (mv < 0) {
-				snprintf(err, errlen, "bad move '%s' at move %ld", v, moves);
+				snprintf(err, errlen, "bad move '%s' at move %ld", proto_quote(v, q), moves);
 				return false;
 			}
 			if (mv == BOARD_PASS) {
@@ -642,7 +646,7 @@ static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errl
 				expl[t.nply] = true;
 				game_play(&t, BOARD_PASS);
 			} else if (game_play_colour(&t, c, mv) != GAME_OK) {
-				snprintf(err, errlen, "illegal move %s at move %ld", v, moves);
+				snprintf(err, errlen, "illegal move '%s' at move %ld", proto_quote(v, q), moves);
 				return false;
 			}
 		}
@@ -656,6 +660,11 @@ static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errl
 	return true;
 }
 
+bool gtp_load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errlen)
+{
+	return load_sgf(g, text, upto, err, errlen);
+}
+
 static void cmd_loadsgf(Gtp *g, int argc, char **argv)
 {
 	long upto = 0;
@@ -667,14 +676,10 @@ static void cmd_loadsgf(Gtp *g, int argc, char **argv)
 		reply_err(g, "cannot load file: files are disabled in this session");
 		return;
 	}
-	FILE *f = fopen(argv[0], "rb");
-	struct stat st;
-	if (f && (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))) {
-		fclose(f);
-		f = NULL; /* a directory, a pipe or a device: never block on it */
-	}
+	char why[160];
+	FILE *f = proto_open_regular(argv[0], why, sizeof why);
 	if (!f) {
-		reply_err(g, "cannot load file");
+		reply_err(g, "cannot load file: %s", why);
 		return;
 	}
 	char *buf = malloc(1 << 20);
@@ -686,7 +691,7 @@ static void cmd_loadsgf(Gtp *g, int argc, char **argv)
 	size_t n = fread(buf, 1, (1 << 20) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	char err[160];
+	char err[PROTO_QUOTE_MAX + 64];
 	if (!load_sgf(g, buf, upto, err, sizeof err))
 		reply_err(g, "cannot load file: %s", err);
 	else
@@ -855,7 +860,7 @@ static void solve(Gtp *g, int argc, bool wld)
 	Game *gm = &g->game;
 	int empties = game_empties(gm);
 	long limit = options_int(&g->opts, OPT_SOLVE_LIMIT);
-	if (empties > limit) {
+	if (empties > limit && !game_is_over(gm)) { /* a finished game: its result at once */
 		reply_err(g, "too many empties to solve (%d > solve-limit %ld)", empties, limit);
 		return;
 	}
@@ -864,7 +869,7 @@ static void solve(Gtp *g, int argc, bool wld)
 	eo.variant = gm->variant;
 	eo.wld = wld;
 	eo.threads = (int)options_int(&g->opts, OPT_THREADS);
-	eo.hash_mb = (int)options_int(&g->opts, OPT_HASH);
+	eo.hash_bytes = engine_endgame_bytes(g->pe.engine); /* the engine's table, not a second one */
 	EndgameResult r = endgame_solve(gm->board, &eo);
 	char mv[8];
 	if (r.move == BOARD_NOMOVE)
@@ -1088,22 +1093,26 @@ void gtp_set_node_cap(Gtp *g, uint64_t nodes)
 	g->node_cap = nodes;
 }
 
-/* Parse a leading decimal id (GTP ids are non-negative integers). */
-static long parse_id(char **s)
+/* Copy a leading decimal id (GTP ids are non-negative integers) into id,
+ * digits exactly as sent, so that the reply carries the same id.  Returns
+ * false for an id longer than GTP_ID_MAX digits (id is left empty). */
+static bool parse_id(char **s, char id[GTP_ID_MAX + 1])
 {
 	char *p = *s;
+	id[0] = 0;
 	if (!isdigit((unsigned char)*p))
-		return -1;
-	long id = 0;
-	while (isdigit((unsigned char)*p)) {
-		if (id < 100000000L)
-			id = id * 10 + (*p - '0');
-		p++;
-	}
-	if (*p && *p != ' ')
-		return -1; /* "12abc": not an id, the whole word is the command */
-	*s = p;
-	return id;
+		return true;
+	size_t n = 0;
+	while (isdigit((unsigned char)p[n]))
+		n++;
+	if (p[n] && p[n] != ' ')
+		return true; /* "12abc": not an id, the whole word is the command */
+	*s = p + n;
+	if (n > GTP_ID_MAX)
+		return false;
+	memcpy(id, p, n);
+	id[n] = 0;
+	return true;
 }
 
 static bool execute(Gtp *g, char *line, bool too_long)
@@ -1114,8 +1123,13 @@ static bool execute(Gtp *g, char *line, bool too_long)
 	char *s = proto_trim(line);
 	if (!*s && !too_long)
 		return true;
-	g->reply.id = parse_id(&s);
+	bool id_ok = parse_id(&s, g->reply.id);
 	s = proto_trim(s);
+	if (!id_ok) {
+		reply_err(g, "id too long (more than %d digits)", GTP_ID_MAX);
+		reply_send(g);
+		return true;
+	}
 	if (too_long) {
 		reply_err(g, "line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
 		reply_send(g);

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "engine.h"
 #include "options.h"
 
 typedef struct Gtp Gtp;
@@ -44,5 +45,15 @@ bool gtp_execute_line(Gtp *g, const char *line);
 
 /* Read commands from in until quit or end of input. */
 void gtp_run(Gtp *g, FILE *in);
+
+/* Load the main line of an SGF game record (the text of a file, as
+ * loadsgf reads it) up to before move `upto` (1-based; 0 = all).  All or
+ * nothing: false leaves the game unchanged, with a printable reason in
+ * err.  For the fuzzing harness and tests. */
+/* The limits of a genmove now, in the terms of the clock model
+ * (timeman.h). */
+EngineLimits gtp_limits(const Gtp *g);
+
+bool gtp_load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errlen);
 
 #endif

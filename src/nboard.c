@@ -4,6 +4,7 @@
 #include <strings.h>
 #include "book.h"
 #include "nboard.h"
+#include "timeman.h"
 #include "proto_io.h"
 #include "proto_search.h"
 #include "text.h"
@@ -68,6 +69,48 @@ static bool ggf_time(const char *s, size_t len, double *out)
 	for (int k = 0; k < n; k++)
 		t = t * 60 + field[k];
 	*out = t + days * 86400;
+	return true;
+}
+
+/* A move as NBoard sends it, in `move` and in a GGF B[]/W[] value:
+ * "square[/eval[/time]]".  The same rule for both: the square must be one,
+ * an eval, when given, a number, a time, when given, a GGF time.  value is
+ * cut in place; *mv gets the square, *seconds the time (0 when none). */
+static bool move_field(char *value, int size, int *mv, double *seconds, char *err)
+{
+	char *f[3] = { value, NULL, NULL };
+	char *s1 = strchr(value, '/');
+	if (s1) {
+		*s1 = 0;
+		f[1] = s1 + 1;
+		char *s2 = strchr(f[1], '/');
+		if (s2) {
+			*s2 = 0;
+			f[2] = s2 + 1;
+		}
+	}
+	char q[PROTO_QUOTE_MAX];
+	*mv = text_parse_move(proto_trim(f[0]), size);
+	if (*mv < 0) {
+		snprintf(err, 160, "bad move '%.20s'", proto_quote(f[0], q));
+		return false;
+	}
+	if (f[1] && *proto_trim(f[1])) {
+		char *end;
+		double ev = strtod(proto_trim(f[1]), &end);
+		if (*end || !(ev >= -1e6 && ev <= 1e6)) {
+			snprintf(err, 160, "bad move eval '%.20s'", proto_quote(f[1], q));
+			return false;
+		}
+	}
+	*seconds = 0;
+	if (f[2] && *proto_trim(f[2])) {
+		char *tv = proto_trim(f[2]);
+		if (!ggf_time(tv, strlen(tv), seconds)) {
+			snprintf(err, 160, "bad move time '%.20s'", proto_quote(tv, q));
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -205,21 +248,11 @@ bool nboard_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2]
 			}
 			moved = true;
 			int c = ident[0] == 'B' ? BLACK : WHITE;
-			/* move/eval/time */
-			char *f[3] = { value, NULL, NULL };
-			char *s1 = strchr(value, '/');
-			if (s1) {
-				*s1 = 0;
-				f[1] = s1 + 1;
-				char *s2 = strchr(f[1], '/');
-				if (s2) {
-					*s2 = 0;
-					f[2] = s2 + 1;
-				}
-			}
-			int mv = text_parse_move(proto_trim(f[0]), g.size);
-			if (mv < 0) {
-				snprintf(err, 160, "GGF: bad move '%.20s'", f[0]);
+			int mv;
+			double t;
+			char merr[160];
+			if (!move_field(value, g.size, &mv, &t, merr)) {
+				snprintf(err, 160, "GGF: %.150s", merr);
 				return false;
 			}
 			GameStatus st;
@@ -234,15 +267,7 @@ bool nboard_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2]
 				return false;
 			}
 			nmoves[c]++;
-			if (f[2] && *proto_trim(f[2])) {
-				double t;
-				char *tv = proto_trim(f[2]);
-				if (!ggf_time(tv, strlen(tv), &t)) {
-					snprintf(err, 160, "GGF: bad move time '%.20s'", tv);
-					return false;
-				}
-				used[c] += t;
-			}
+			used[c] += t;
 		} else if (!strcmp(ident, "TI") || !strcmp(ident, "TB") || !strcmp(ident, "TW")) {
 			double cl, in;
 			if (!ggf_clock(proto_trim(value), &cl, &in)) {
@@ -360,14 +385,19 @@ static EngineLimits limits(const NBoard *nb, bool clock)
 	 * solved from the level's number of empties */
 	int c = nb->game.side;
 	if (clock && nb->time_left[c] >= 0) {
-		double lag = (double)options_int(&nb->opts, OPT_OVERHEAD) / 1000.0;
-		double t = nb->time_left[c] - lag;
-		lim.time_left = t < 0.01 ? 0.01 : t;
+		/* the GGF clock in the terms of the clock model (timeman.h) */
+		lim.time_left = nb->time_left[c];
 		lim.increment = nb->increment[c];
+		lim.overhead = (double)options_int(&nb->opts, OPT_OVERHEAD) / 1000.0;
 	}
 	if (nb->node_cap)
 		lim.nodes = nb->node_cap;
 	return lim;
+}
+
+EngineLimits nboard_limits(const NBoard *nb)
+{
+	return limits(nb, true);
 }
 
 static void cmd_go(NBoard *nb)
@@ -384,9 +414,7 @@ static void cmd_go(NBoard *nb)
 		return;
 	}
 	EngineLimits lim = limits(nb, true);
-	double hard = 0;
-	if (lim.time_left > 0)
-		hard = lim.time_left * 0.5 + lim.increment * 0.8;
+	double hard = timeman_deadline(&lim);
 	nb->job = JOB_GO;
 	if (!proto_search_start(&nb->search, nb->pe.engine, g, &lim, hard, NULL, on_go_done, nb))
 		status(nb, "error: cannot start the search");
@@ -490,19 +518,12 @@ static void cmd_move(NBoard *nb, int argc, char **argv)
 		status(nb, "error: usage: move <square>[/eval[/time]]");
 		return;
 	}
-	char buf[64];
+	char buf[64], merr[160];
 	snprintf(buf, sizeof buf, "%s", argv[0]);
-	char *slash = strchr(buf, '/');
-	double t = 0;
-	if (slash) {
-		*slash = 0;
-		char *s2 = strchr(slash + 1, '/');
-		if (s2)
-			t = strtod(s2 + 1, NULL);
-	}
-	int mv = text_parse_move(buf, nb->game.size);
-	if (mv < 0) {
-		status(nb, "error: move: invalid square '%.20s'", buf);
+	int mv;
+	double t;
+	if (!move_field(buf, nb->game.size, &mv, &t, merr)) {
+		status(nb, "error: move: %s", merr);
 		return;
 	}
 	Game *g = &nb->game;
@@ -537,8 +558,8 @@ static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
 	char err[OPTIONS_ERR];
 	if (proto_eq(argv[0], "depth")) {
 		long d;
-		if (argc != 2 || !util_parse_int(argv[1], 1, 60, &d)) {
-			status(nb, "error: set depth: expected 1..60");
+		if (argc != 2 || !util_parse_int(argv[1], 0, 60, &d)) {
+			status(nb, "error: set depth: expected 0..60");
 			return;
 		}
 		nb->depth = (int)d;

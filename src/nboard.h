@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "engine.h"
 #include "options.h"
 
 typedef struct NBoard NBoard;
@@ -30,6 +31,9 @@ void nboard_set_node_cap(NBoard *nb, uint64_t nodes);
 bool nboard_execute_line(NBoard *nb, const char *line);
 /* Wait for the running search (if any) to finish. */
 void nboard_wait(NBoard *nb);
+
+/* The limits of a `go` now, in the terms of the clock model (timeman.h). */
+EngineLimits nboard_limits(const NBoard *nb);
 void nboard_run(NBoard *nb, FILE *in);
 
 /* `emilia --nboard`. */

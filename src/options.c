@@ -1,8 +1,10 @@
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "eval.h"
 #include "options.h"
 #include "util.h"
@@ -30,8 +32,8 @@ static const OptionDef option_defs[OPT_COUNT] = {
 	               "evaluation weights file (empty: the built-in weights)" },
 	[OPT_SEED] = { "seed", OPTION_INT, "0", 0, 2147483647L, NULL,
 	               "random seed of the Easy/Normal levels" },
-	[OPT_OVERHEAD] = { "move-overhead", OPTION_INT, "50", 0, 10000, NULL,
-	                   "milliseconds kept back on every clock for communication lag" },
+	[OPT_OVERHEAD] = { "move-overhead", OPTION_INT, "5", 0, 10000, NULL,
+	                   "milliseconds the controller's clock loses per move outside the engine (pipes, GUI, network)" },
 	[OPT_SOLVE_LIMIT] = { "solve-limit", OPTION_INT, "36", 0, 64, NULL,
 	                      "most empties the solve commands accept" },
 	[OPT_CONTEMPT] = { "contempt", OPTION_INT, "0", -64, 64, NULL,
@@ -228,6 +230,39 @@ Scoring options_scoring(const Options *o)
 	return strcmp(o->value[OPT_SCORING], "official") ? SCORING_PLAIN : SCORING_OFFICIAL;
 }
 
+/* A book file that does not exist yet: not an error, it is where NBoard's
+ * `learn` will write a new book. */
+static bool book_file_missing(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* A file named on the command line (--book PATH, --eval PATH) must load:
+ * it is loaded once here, before any protocol starts (NBoard then silences
+ * stderr), and a failure ends the program with the reason on stderr and
+ * exit status 1, whichever protocol was asked for. */
+static void check_named_file(OptionId id, const char *path)
+{
+	if (!path[0])
+		return;
+	if (id == OPT_EVAL) {
+		char err[OPTIONS_ERR];
+		if (!eval_load_file(path, err)) {
+			fprintf(stderr, "emilia: eval: %s\n", err);
+			exit(1);
+		}
+	} else if (id == OPT_BOOK && !book_file_missing(path)) {
+		char err[BOOK_ERR];
+		Book *b = book_open(path, err);
+		if (!b) {
+			fprintf(stderr, "emilia: book: %s\n", err);
+			exit(1);
+		}
+		book_free(b);
+	}
+}
+
 int options_parse_arg(Options *o, int argc, char **argv, int *i, char *err)
 {
 	const char *a = argv[*i];
@@ -261,6 +296,8 @@ int options_parse_arg(Options *o, int argc, char **argv, int *i, char *err)
 		return -1;
 	if (id == OPT_BOOK && value[0])
 		options_set(o, OPT_USEBOOK, "true", err);
+	if (id == OPT_BOOK || id == OPT_EVAL)
+		check_named_file((OptionId)id, value);
 	return 1;
 }
 
@@ -291,7 +328,8 @@ void options_print_usage(void *file)
 }
 
 /* (Re)attach the book the options ask for.  Only 8x8 normal games are
- * in a book; the probe itself refuses other games. */
+ * in a book; the probe itself refuses other games.  err: OPTIONS_ERR
+ * bytes. */
 static bool attach_book(const Options *o, ProtoEngine *pe, char *err)
 {
 	if (pe->book) {
@@ -306,7 +344,7 @@ static bool attach_book(const Options *o, ProtoEngine *pe, char *err)
 	const char *path = options_get(o, OPT_BOOK);
 	Book *b = path[0] ? book_open(path, berr) : book_open_default(berr);
 	if (!b) {
-		snprintf(err, BOOK_ERR, "%s", berr);
+		snprintf(err, OPTIONS_ERR, "%.255s", berr);
 		return false;
 	}
 	pe->book = b;
@@ -325,7 +363,7 @@ bool options_apply(const Options *o, OptionId id, ProtoEngine *pe, char *err)
 		return true;
 	case OPT_HASH:
 		if (!engine_set_hash_mb(e, (int)options_int(o, OPT_HASH))) {
-			snprintf(err, OPTIONS_ERR, "cannot allocate %ld MiB of hash", options_int(o, OPT_HASH));
+			snprintf(err, OPTIONS_ERR, "%s", engine_hash_error(e));
 			return false;
 		}
 		return true;
@@ -362,12 +400,29 @@ bool options_engine_open(ProtoEngine *pe, const Options *o, char *err, char *boo
 	static const OptionId order[] = { OPT_EVAL, OPT_THREADS, OPT_HASH, OPT_LEVEL, OPT_SEED };
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (!options_apply(o, order[i], pe, err)) {
+			if (order[i] == OPT_EVAL) {
+				char why[OPTIONS_ERR];
+				snprintf(why, sizeof why, "%s", err);
+				snprintf(err, OPTIONS_ERR, "eval: %.240s", why);
+			}
 			options_engine_close(pe);
 			return false;
 		}
-	char berr[BOOK_ERR];
-	if (!attach_book(o, pe, berr) && book_err)
-		snprintf(book_err, BOOK_ERR, "%s", berr);
+	char berr[OPTIONS_ERR];
+	if (!attach_book(o, pe, berr)) {
+		const char *path = options_get(o, OPT_BOOK);
+		if (path[0] && !book_file_missing(path)) {
+			/* named by the user: fatal (see check_named_file) */
+			snprintf(err, OPTIONS_ERR, "book: %.240s", berr);
+			options_engine_close(pe);
+			return false;
+		}
+		/* the default book, or a --book file not created yet */
+		if (!path[0])
+			fprintf(stderr, "emilia: warning: %s (playing without a book)\n", berr);
+		if (book_err)
+			snprintf(book_err, OPTIONS_ERR, "%s", berr);
+	}
 	return true;
 }
 

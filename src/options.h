@@ -97,7 +97,13 @@ const char *options_level_name(int level, char *buf);
 
 /* Global command-line options: `--NAME VALUE` for every option, and
  * `--no-book`.  Parses argv[*i] (and its value); returns 1 when it was an
- * option, 0 when argv[*i] is not one, -1 on a bad value (err says why). */
+ * option, 0 when argv[*i] is not one, -1 on a bad value (err says why).
+ * A file the user names (--book PATH, --eval PATH) is loaded at once, before
+ * any protocol starts: when it cannot be loaded the program ends here with
+ * "emilia: book: PATH: WHY" (or "emilia: eval: ...") on stderr and exit
+ * status 1, in every mode.  The one exception is a --book file that does
+ * not exist: NBoard's `learn` creates it, and the engine starts without a
+ * book. */
 int options_parse_arg(Options *o, int argc, char **argv, int *i, char *err);
 /* Usage lines for the command-line options, to f. */
 void options_print_usage(void *file);
@@ -111,9 +117,12 @@ typedef struct ProtoEngine {
 } ProtoEngine;
 
 /* Create the engine configured from the options (evaluation file, threads,
- * hash, level, seed, book).  A book that cannot be opened is not fatal: the
- * engine plays without it and book_err (OPTIONS_ERR bytes, may be NULL) says
- * why.  Returns false with err set when the engine cannot be made. */
+ * hash, level, seed, book).  Returns false with err set ("eval: PATH: WHY",
+ * "book: PATH: WHY", ...) when the engine cannot be made, which includes a
+ * --eval or --book file that cannot be loaded.  Not fatal, the engine then
+ * plays without a book and book_err (OPTIONS_ERR bytes, may be NULL) says
+ * why: a --book file that does not exist yet (the target of NBoard
+ * `learn`), and the default book (then also a warning on stderr). */
 bool options_engine_open(ProtoEngine *pe, const Options *o, char *err, char *book_err);
 void options_engine_close(ProtoEngine *pe);
 /* Put every option back to its value in init, passing changes on to the

@@ -1,7 +1,11 @@
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "proto_io.h"
 
 /* The cleaning every protocol applies to a line: blanks become spaces,
@@ -111,7 +115,10 @@ const char *proto_quote(const char *s, char *out)
 	size_t k = 0;
 	for (size_t i = 0; s[i] && i < 40; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (c >= 32 && c < 127)
+		if (c == '\\') {
+			out[k++] = '\\';
+			out[k++] = '\\';
+		} else if (c >= 32 && c < 127)
 			out[k++] = (char)c;
 		else
 			k += (size_t)sprintf(out + k, "\\x%02x", c);
@@ -122,6 +129,51 @@ const char *proto_quote(const char *s, char *out)
 	}
 	out[k] = 0;
 	return out;
+}
+
+void proto_put_byte(FILE *f, unsigned char c, bool newline_ok)
+{
+	if ((c >= 32 && c < 127) || (c == '\n' && newline_ok))
+		fputc(c, f);
+	else
+		fprintf(f, "\\x%02x", c);
+}
+
+bool proto_is_integer(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+FILE *proto_open_regular(const char *path, char *why, size_t len)
+{
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait for one */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "%s", strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, len, "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl != -1)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		snprintf(why, len, "%s", strerror(errno));
+		close(fd);
+	}
+	return f;
 }
 
 bool proto_eq(const char *a, const char *b)
@@ -142,14 +194,34 @@ void proto_out_destroy(ProtoOut *o)
 
 void proto_out_line(ProtoOut *o, const char *fmt, ...)
 {
+	/* format first, then write byte by byte: whatever a caller echoes,
+	 * one call is one line of printable ASCII (other bytes as \xHH) */
+	char small[1024], *text = small;
 	va_list ap;
-	pthread_mutex_lock(&o->lock);
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof small) {
+		text = malloc((size_t)n + 1);
+		if (text) {
+			va_start(ap, fmt);
+			vsnprintf(text, (size_t)n + 1, fmt, ap);
+			va_end(ap);
+		} else {
+			text = small;
+			n = (int)sizeof small - 1;
+		}
+	}
+	pthread_mutex_lock(&o->lock);
+	for (int i = 0; i < n; i++)
+		proto_put_byte(o->f, (unsigned char)text[i], false);
 	fputc('\n', o->f);
 	fflush(o->f);
 	pthread_mutex_unlock(&o->lock);
+	if (text != small)
+		free(text);
 }
 
 void proto_out_block(ProtoOut *o, const char *text, size_t len)

@@ -56,8 +56,22 @@ size_t proto_join(char *out, size_t cap, char **argv, int from, int to);
 char *proto_trim(char *s);
 
 /* A printable, bounded copy of an untrusted word for error messages:
- * non-printable bytes become \xHH, at most 40 input bytes.  out >= 170. */
+ * non-printable bytes become \xHH and a backslash \\, at most 40 input
+ * bytes.  out holds PROTO_QUOTE_MAX bytes. */
+#define PROTO_QUOTE_MAX 170
 const char *proto_quote(const char *s, char *out);
+
+/* Write byte c to f as it is when printable ASCII (or a newline, when
+ * newline_ok), else as \xHH: the last guard of every reply. */
+void proto_put_byte(FILE *f, unsigned char c, bool newline_ok);
+
+/* Whether s is an optionally signed decimal integer (of any size). */
+bool proto_is_integer(const char *s);
+
+/* Open a regular file for reading without ever blocking: a FIFO, a
+ * device or a directory is refused ("not a regular file").  On failure
+ * returns NULL with the reason in why. */
+FILE *proto_open_regular(const char *path, char *why, size_t len);
 
 /* Case-insensitive equality of two words. */
 bool proto_eq(const char *a, const char *b);

@@ -266,6 +266,24 @@ static int solve_file(SolveCli *c, FILE *f)
 	return 0;
 }
 
+/* Make the solver's table now (mapped, not written), and say so on stderr
+ * when it had to be smaller than asked (never silently solve without one). */
+static void reserve_table(const EndgameOptions *opt)
+{
+	const uint64_t want = opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0;
+	uint64_t got = 0;
+	if (!endgame_reserve_table(want, &got, true) || got >= endgame_table_size_for(want))
+		return; /* (in use: cannot happen here, nothing else solves) */
+	char size[32];
+	if (got >= (1u << 20))
+		snprintf(size, sizeof size, "%llu MiB", (unsigned long long)(got >> 20));
+	else
+		snprintf(size, sizeof size, "%llu KiB", (unsigned long long)(got >> 10));
+	fprintf(stderr, "solve: cannot allocate %d MiB of hash: solving with %s%s\n",
+	        opt->hash_mb > 0 ? opt->hash_mb : (int)(endgame_table_size_for(0) >> 20),
+	        got ? "a table of " : "no table", got ? size : "");
+}
+
 int cli_solve(int argc, char **argv)
 {
 	SolveCli c;
@@ -287,6 +305,11 @@ int cli_solve(int argc, char **argv)
 		} else if (!strcmp(a, "--hash") && i + 1 < argc) {
 			if (!util_parse_int(argv[++i], 1, 65536, &v)) {
 				fprintf(stderr, "solve: hash must be 1..65536 MB, not '%s'\n", argv[i]);
+				return 2;
+			}
+			char why[128];
+			if (util_hash_refused(v, util_mem_available(), why, sizeof why)) {
+				fprintf(stderr, "solve: %s\n", why);
 				return 2;
 			}
 			c.opt.hash_mb = (int)v;
@@ -339,6 +362,7 @@ int cli_solve(int argc, char **argv)
 	}
 	if (!npos)
 		return usage();
+	reserve_table(&c.opt);
 	c.tty = isatty(fileno(stderr));
 	c.opt.progress_root = progress;
 	c.opt.progress_user = &c;

@@ -1,43 +1,89 @@
 /*
- * timeman.h - how long to think (time management).
+ * timeman.h - how long to think: the one clock model of every protocol.
  *
- * A plan has two limits, in seconds from the start of the search:
- *  - soft: the target; the engine starts no new iteration once the elapsed
- *    time times the iteration's growth would exceed soft * stability, where
- *    stability is 1.0 normally, up to 2.0 after the best move changed and
- *    down to 0.5 when the best move stayed put for several iterations;
- *  - hard: an absolute bound checked inside the search (every 1024 nodes),
- *    which stops it at once.  hard never exceeds what the clock allows
- *    minus a safety margin (timeman_margin: 25 ms + 2 % of the time, at
- *    most 1 s) covering the stop latency, thread joins, a loaded machine
- *    and the protocol's reply.
- * Clock modes (EngineLimits):
- *  - movetime > 0: fixed time per move; soft = hard = movetime - margin
- *    (the time is not banked, so it is all used unless the result is
- *    proven or the move forced: the engine applies no soft stop then, and
- *    uses what the interrupted last iteration found);
- *  - time_left >= 0: whole-game clock (moves_to_go = 0, sudden death) or
- *    periods (moves_to_go moves until the clock is refilled, e.g. Canadian
- *    byo-yomi); increment is added after each move (Fischer) or, when
- *    time_left is exhausted, is the byo-yomi time of each move.
- *    The clock is divided over the moves still to play by the engine,
- *    (empties - 8) / 2, since the last moves are solved fast.
- * When both are given the smaller limits win.  0 means no limit.
+ * The model (fields of EngineLimits, all in seconds, for the side to move).
+ * A protocol only translates its commands into these fields; margins,
+ * shares and reserves are decided here and nowhere else.
+ *  - movetime > 0: a fixed time for this move, not banked (UGI movetime,
+ *    `emilia play --time`, emilia-match's per-move clock).
+ *  - time_left >= 0: the clock this move is taken from: the main time, or
+ *    the current byo-yomi period once the main time is spent.  < 0: none.
+ *  - moves_to_go: moves to make within time_left before the clock is
+ *    refilled: the stones left of a Canadian period (GTP time_left's
+ *    stones), UGI movestogo.  0: time_left must last the rest of the game.
+ *    1 makes time_left a per-move budget (GTP `time_settings 0 S 1`,
+ *    Japanese byo-yomi): like movetime.
+ *  - increment: seconds added after each move (Fischer; NBoard's GGF
+ *    clocks, UGI winc/binc).  With time_left exhausted (0) and no periods,
+ *    it is the time of this move.
+ *  - byo_time, byo_moves: the period that follows the main time (GTP
+ *    time_settings with stones): byo_moves moves in byo_time seconds.
+ *  - overhead: seconds the controller's clock loses per move outside the
+ *    engine (pipes, GUI, network): the move-overhead option.
+ *
+ * The plan has two limits, in seconds from the start of the search:
+ *  - soft: the target.  The engine starts no new iteration once the
+ *    elapsed time times the iteration growth would pass soft * factor,
+ *    where factor is 1, up to 2 while the best move keeps changing, 1.5
+ *    more when the score dropped, down to 0.5 when the best move stayed
+ *    put for three iterations.  With use_all set (a per-move budget that
+ *    is not banked) there is no soft stop: the time is all used unless
+ *    the move is forced or the result proven;
+ *  - hard: an absolute bound checked inside the search (every 1024 nodes,
+ *    and by a watchdog while the exact solver runs) that stops it at once.
+ *    hard never exceeds what the clock holds minus the margin.
+ *
+ * The margin kept out of every clock: overhead + timeman_margin(avail),
+ * where timeman_margin covers the engine's own stop latency (the clock
+ * check interval, the watchdog's 0.5 ms poll, leaving the threads, the
+ * reply) and a loaded machine: 1.5 ms + 1.5 % of the time, at most 0.5 s.
+ *
+ * Allocation of a whole-game clock (moves_to_go 0, or a period of several
+ * moves).  The engine's own moves still to play are weighted by phase:
+ *    more than 40 empties      1.0   (opening; the book often answers)
+ *    25 to 40 empties          1.3   (midgame: the decisions that matter)
+ *    19 to 24 empties          2.0   (the hand-over to the exact solver:
+ *                                     a solve at 20-24 empties settles
+ *                                     the rest of the game)
+ *    18 empties or fewer       0.2   (solved already, or cheap to solve)
+ * Of the usable time (time_left minus a final reserve of 2 % of the time
+ * left, at most 1 s, minus one margin per move still to play, plus the
+ * increments still to come), this move's target is its weight's share of
+ * the weights of the moves to come (of the period's moves only, in a
+ * period).  hard allows up to 4 times the target for an unstable search,
+ * and never more than 40 % of the usable time while more moves follow.
+ * A main time followed by byo-yomi periods also counts on the periods:
+ * a move may use the main time left plus one period's share.
  */
 #ifndef EMILIA_TIMEMAN_H
 #define EMILIA_TIMEMAN_H
 
+#include <stdbool.h>
 #include "engine.h"
 
 typedef struct TimePlan {
 	double soft;   /* seconds; 0 = none */
 	double hard;   /* seconds; 0 = none */
+	bool use_all;  /* a budget for this move alone: no soft stop */
 } TimePlan;
 
-/* Safety margin kept out of `avail` seconds of clock. */
+/* The engine's share of the safety margin kept out of `avail` seconds of
+ * clock (the move-overhead option comes on top). */
 double timeman_margin(double avail);
+
+/* The weight of the engine's move at `empties` empty squares (above). */
+double timeman_weight(int empties);
 
 /* Plan for a move at `empties` empty squares. */
 TimePlan timeman_plan(const EngineLimits *lim, int empties);
+
+/* The most this move may take before the controller's clock runs out:
+ * the protocols' last line of defence (a watchdog); 0 = no clock. */
+double timeman_deadline(const EngineLimits *lim);
+
+/* Stability factor of the soft limit after an iteration: d is the
+ * iteration number, stable the iterations the best move stayed put,
+ * drop the score lost since the previous iteration (discs, > 0 worse). */
+double timeman_factor(int d, int stable, int drop);
 
 #endif

@@ -1,10 +1,29 @@
 /* tt.c - the shared transposition table (layout and rules in tt.h). */
 #include <stdlib.h>
-#include <string.h>
 #include "tt.h"
 #include "util.h"
 
 #define TT_BUCKET_BYTES (TT_WAYS * sizeof(TTEntry))
+
+bool tt_init_bytes(TT *t, uint64_t bytes)
+{
+	if (bytes > (uint64_t)TT_MAX_MB << 20)
+		return false;
+	size_t nb = 1;
+	while (nb * 2 * TT_BUCKET_BYTES <= bytes)
+		nb *= 2;
+	void *mem = util_alloc_large(nb * TT_BUCKET_BYTES);
+	if (!mem)
+		return false;
+	/* fresh anonymous pages are zero, which is the empty entry of epoch
+	 * 0: nothing to write, the pages fault in when a search uses them */
+	t->entries = mem;
+	t->mask = nb - 1;
+	t->bytes = nb * TT_BUCKET_BYTES;
+	t->date = 1;
+	t->epoch = 1;
+	return true;
+}
 
 bool tt_init(TT *t, int mb)
 {
@@ -12,18 +31,7 @@ bool tt_init(TT *t, int mb)
 		mb = 1;
 	if (mb > TT_MAX_MB)
 		return false;
-	size_t want = (size_t)mb << 20, nb = 1;
-	while (nb * 2 * TT_BUCKET_BYTES <= want)
-		nb *= 2;
-	void *mem = util_alloc_large(nb * TT_BUCKET_BYTES);
-	if (!mem)
-		return false;
-	t->entries = mem;
-	t->mask = nb - 1;
-	t->bytes = nb * TT_BUCKET_BYTES;
-	t->date = 1;
-	tt_clear(t);
-	return true;
+	return tt_init_bytes(t, (uint64_t)mb << 20);
 }
 
 void tt_free(TT *t)
@@ -36,9 +44,16 @@ void tt_free(TT *t)
 
 void tt_clear(TT *t)
 {
-	/* No search runs, so plain writes are ordered before any later
-	 * access by the thread creation/joins that separate searches. */
-	memset((void *)t->entries, 0, t->bytes);
+	/* a new epoch: every entry written before reads as empty.  When the
+	 * epoch wraps the pages go back to the system and return zeroed
+	 * (epoch 0, empty) when touched.  No search runs, so the plain
+	 * writes are ordered before any later access by the thread
+	 * creation/joins that separate searches. */
+	if (t->epoch >= TT_EPOCH_MAX) {
+		util_zero_large((void *)t->entries, t->bytes);
+		t->epoch = 0;
+	}
+	t->epoch++;
 	t->date = 1;
 }
 
@@ -47,11 +62,12 @@ void tt_new_search(TT *t)
 	t->date = t->date >= 255 ? 1 : t->date + 1;
 }
 
-static inline uint64_t tt_pack(int lower, int upper, int move, int depth, int sel, unsigned date)
+static inline uint64_t tt_pack(const TT *t, int lower, int upper, int move, int depth, int sel)
 {
 	return (uint64_t)(uint8_t)(int8_t)lower | (uint64_t)(uint8_t)(int8_t)upper << 8 |
 	       (uint64_t)(move & 0xFF) << 16 | (uint64_t)(depth & 0xFF) << 24 |
-	       (uint64_t)(sel & 0xFF) << 32 | (uint64_t)(date & 0xFF) << 40;
+	       (uint64_t)(sel & 0xFF) << 32 | (uint64_t)(t->date & 0xFF) << 40 |
+	       (uint64_t)(t->epoch & TT_EPOCH_MAX) << 48;
 }
 
 static inline void tt_unpack(uint64_t w, TTData *d)
@@ -64,6 +80,10 @@ static inline void tt_unpack(uint64_t w, TTData *d)
 }
 
 static inline unsigned tt_date_of(uint64_t w) { return (unsigned)(w >> 40 & 0xFF); }
+
+/* An entry holds data of the current epoch (else it is empty: never
+ * written, or written before the last tt_clear). */
+static inline bool tt_live(const TT *t, uint64_t w) { return (unsigned)(w >> 48) == t->epoch; }
 
 /* Consistent snapshot of an entry; false when a write overlapped.
  * Why this is enough (C11 model, no fences): the data words are stored
@@ -99,7 +119,7 @@ bool tt_probe(const TT *t, uint64_t p, uint64_t o, TTData *d)
 	const TTEntry *b = &t->entries[tt_index(t, p, o) * TT_WAYS];
 	for (int i = 0; i < TT_WAYS; i++) {
 		uint64_t ep, eo, w;
-		if (tt_read(&b[i], &ep, &eo, &w) && ep == p && eo == o && w) {
+		if (tt_read(&b[i], &ep, &eo, &w) && ep == p && eo == o && tt_live(t, w)) {
 			tt_unpack(w, d);
 			return true;
 		}
@@ -120,7 +140,8 @@ void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel,
 		uint64_t ep, eo, w;
 		if (!tt_read(&b[i], &ep, &eo, &w))
 			continue;
-		if (ep == p && eo == o && w) {
+		const bool live = tt_live(t, w);
+		if (ep == p && eo == o && live) {
 			TTData d;
 			tt_unpack(w, &d);
 			if (d.depth > depth || (d.depth == depth && d.sel > sel))
@@ -135,11 +156,11 @@ void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel,
 				if (move == TT_NO_MOVE)
 					move = d.move;
 			}
-			tt_write(&b[i], p, o, tt_pack(lower, upper, move, depth, sel, t->date));
+			tt_write(&b[i], p, o, tt_pack(t, lower, upper, move, depth, sel));
 			return;
 		}
 		/* victim key: empty < older date < shallower */
-		int key = !w ? -1 : (tt_date_of(w) != t->date ? 0 : 1 << 16) + (int)(w >> 24 & 0xFF) * 256 +
+		int key = !live ? -1 : (tt_date_of(w) != t->date ? 0 : 1 << 16) + (int)(w >> 24 & 0xFF) * 256 +
 		                    (int)(w >> 32 & 0xFF);
 		if (key < vkey) {
 			vkey = key;
@@ -148,5 +169,5 @@ void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel,
 	}
 	if (victim < 0)
 		victim = 0;
-	tt_write(&b[victim], p, o, tt_pack(lower, upper, move, depth, sel, t->date));
+	tt_write(&b[victim], p, o, tt_pack(t, lower, upper, move, depth, sel));
 }

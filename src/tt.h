@@ -14,6 +14,7 @@
  *                  bits 24..31  depth searched (plies)
  *                  bits 32..39  selectivity (ProbCut level, higher = safer)
  *                  bits 40..47  date (search generation, for aging)
+ *                  bits 48..63  epoch (the table's clear count)
  *
  * The bucket is chosen by a 64-bit mix of (p, o).  An entry matches a probe
  * only when both p and o are equal, so hash collisions cost a miss, never a
@@ -40,6 +41,24 @@
  * Otherwise the victim is, in order: an entry of an older date (a previous
  * search), then the entry of smallest depth.  tt_new_search() advances the
  * date so that entries of earlier searches are replaced first.
+ *
+ * MEMORY.  tt_init() maps the table (util_alloc_large) and writes none of
+ * it: fresh anonymous pages read as zero, an all-zero entry is empty, and
+ * pages are faulted in by the first search that touches them (or before,
+ * by the engine's background pre-faulting between searches: util.h), so
+ * a table of many GiB costs no start-up time.  tt_clear() does not write
+ * the table either: it advances the epoch, and an entry of another epoch
+ * reads as empty to probes and stores alike (exactly as after a memset,
+ * so search results do not change); only when the 16-bit epoch wraps,
+ * after 65535 clears, are the pages handed back to the system
+ * (util_zero_large).
+ *
+ * BUDGET.  An engine's --hash of N MiB (engine_set_hash_mb) is the total
+ * of this table and the endgame solver's (endgame.h), split by
+ * engine_hash_split(): the midgame table gets the largest power of two
+ * below N (N/2 when N is a power of two), the solver's table the largest
+ * power of two that fits in the rest.  64 MiB: 32 + 32; 100 MiB: 64 + 32;
+ * 4096 MiB: 2048 + 2048; 1 MiB: 0.5 + 0.5.
  */
 #ifndef EMILIA_TT_H
 #define EMILIA_TT_H
@@ -66,7 +85,10 @@ typedef struct TT {
 	uint64_t mask;      /* nbuckets - 1 */
 	size_t bytes;
 	unsigned date;      /* 1..255, written only between searches */
+	unsigned epoch;     /* 1..TT_EPOCH_MAX: entries of another epoch are empty */
 } TT;
+
+#define TT_EPOCH_MAX 0xFFFF
 
 /* What a probe returns. */
 typedef struct TTData {
@@ -77,10 +99,13 @@ typedef struct TTData {
 } TTData;
 
 /* Allocate a table of at most `mb` megabytes (a power-of-two number of
- * buckets, at least one); false when it cannot be allocated (t untouched). */
+ * buckets, at least one); false when it cannot be allocated (t untouched).
+ * Nothing is written: the pages fault in when searches use them. */
 bool tt_init(TT *t, int mb);
+/* The same with the size in bytes (at most TT_MAX_MB MiB). */
+bool tt_init_bytes(TT *t, uint64_t bytes);
 void tt_free(TT *t);
-/* Empty the table; no search may be running. */
+/* Empty the table (a new epoch: O(1)); no search may be running. */
 void tt_clear(TT *t);
 /* Start a new search generation; no search may be running. */
 void tt_new_search(TT *t);

@@ -1,10 +1,12 @@
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "proto_io.h"
 #include "proto_search.h"
 #include "text.h"
+#include "timeman.h"
 #include "ugi.h"
 #include "util.h"
 
@@ -227,12 +229,12 @@ static void cmd_position(Ugi *u, int argc, char **argv)
 
 /* ---- go ---------------------------------------------------------------------- */
 
-static void cmd_go(Ugi *u, int argc, char **argv)
+bool ugi_go_limits(const Ugi *u, int argc, char **argv, EngineLimits *out, char *err, size_t errlen)
 {
 	EngineLimits lim;
 	memset(&lim, 0, sizeof lim);
 	lim.time_left = -1;
-	long t[2] = { -1, -1 }, inc[2] = { 0, 0 }, movetime = -1, depth = 0, mtg = 0;
+	long t[2] = { LONG_MIN, LONG_MIN }, inc[2] = { 0, 0 }, movetime = -1, depth = 0, mtg = 0;
 	long long nodes = 0;
 	bool infinite = false;
 	for (int i = 0; i < argc; i++) {
@@ -244,10 +246,24 @@ static void cmd_go(Ugi *u, int argc, char **argv)
 			continue;
 		}
 		if (!v || !util_parse_int(v, -1000000000L, 1000000000000L, &x)) {
-			error_line(u, "go: '%.40s' needs a number", k);
-			return;
+			snprintf(err, errlen, "go: '%.40s' needs a number", k);
+			return false;
 		}
 		i++;
+		/* limits that would mean nothing (or, read as 0, no limit at all)
+		 * are refused; a clock may be negative (a GUI sends what is left) */
+		static const char *const positive[] = { "movetime", "depth", "nodes" };
+		static const char *const non_negative[] = { "p1inc", "binc", "p2inc", "winc", "movestogo" };
+		for (size_t j = 0; j < sizeof positive / sizeof *positive; j++)
+			if (proto_eq(k, positive[j]) && x < 1) {
+				snprintf(err, errlen, "go: %s must be at least 1, got %ld", positive[j], x);
+				return false;
+			}
+		for (size_t j = 0; j < sizeof non_negative / sizeof *non_negative; j++)
+			if (proto_eq(k, non_negative[j]) && x < 0) {
+				snprintf(err, errlen, "go: %s must not be negative, got %ld", non_negative[j], x);
+				return false;
+			}
 		if (proto_eq(k, "p1time") || proto_eq(k, "btime"))
 			t[BLACK] = x;
 		else if (proto_eq(k, "p2time") || proto_eq(k, "wtime"))
@@ -265,9 +281,38 @@ static void cmd_go(Ugi *u, int argc, char **argv)
 		else if (proto_eq(k, "movestogo"))
 			mtg = x;
 		else {
-			error_line(u, "go: unknown parameter '%.40s'", k);
-			return;
+			snprintf(err, errlen, "go: unknown parameter '%.40s'", k);
+			return false;
 		}
+	}
+	/* the clock in the terms of the clock model (timeman.h) */
+	int c = u->game.side;
+	lim.overhead = (double)options_int(&u->opts, OPT_OVERHEAD) / 1000.0;
+	if (movetime > 0)
+		lim.movetime = (double)movetime / 1000.0;
+	if (t[c] != LONG_MIN) {
+		lim.time_left = t[c] > 0 ? (double)t[c] / 1000.0 : 0;
+		lim.increment = (double)inc[c] / 1000.0;
+		lim.moves_to_go = mtg > 0 && mtg < 1000 ? (int)mtg : 0;
+	}
+	if (depth > 0)
+		lim.depth = depth > 60 ? 60 : (int)depth;
+	if (nodes > 0)
+		lim.nodes = (uint64_t)nodes;
+	if (u->node_cap && (!lim.nodes || lim.nodes > u->node_cap))
+		lim.nodes = u->node_cap;
+	lim.infinite = infinite && !u->node_cap;
+	*out = lim;
+	return true;
+}
+
+static void cmd_go(Ugi *u, int argc, char **argv)
+{
+	EngineLimits lim;
+	char err[256];
+	if (!ugi_go_limits(u, argc, argv, &lim, err, sizeof err)) {
+		error_line(u, "%s", err);
+		return;
 	}
 	const Game *g = &u->game;
 	char m[8];
@@ -278,35 +323,7 @@ static void cmd_go(Ugi *u, int argc, char **argv)
 		proto_out_line(&u->out, "bestmove %s", m);
 		return;
 	}
-	double lag = (double)options_int(&u->opts, OPT_OVERHEAD) / 1000.0;
-	double hard = 0;
-	int c = g->side;
-	if (movetime >= 0) {
-		double s = (double)movetime / 1000.0 - lag;
-		if (s < 0.005)
-			s = 0.005;
-		lim.movetime = s;
-		hard = s;
-	} else if (t[c] >= 0) {
-		double left = (double)t[c] / 1000.0 - lag;
-		if (left < 0.005)
-			left = 0.005;
-		lim.time_left = left;
-		lim.increment = inc[c] > 0 ? (double)inc[c] / 1000.0 : 0;
-		lim.moves_to_go = mtg > 0 && mtg < 1000 ? (int)mtg : 0;
-		/* whatever the time manager decides, never more than half of
-		 * what is left (plus most of the increment) */
-		hard = left * 0.5 + lim.increment * 0.8;
-		if (hard > left)
-			hard = left;
-	}
-	if (depth > 0)
-		lim.depth = depth > 60 ? 60 : (int)depth;
-	if (nodes > 0)
-		lim.nodes = (uint64_t)nodes;
-	if (u->node_cap && (!lim.nodes || lim.nodes > u->node_cap))
-		lim.nodes = u->node_cap;
-	lim.infinite = infinite && !u->node_cap;
+	double hard = timeman_deadline(&lim);
 	if (!proto_search_start(&u->search, u->pe.engine, g, &lim, hard, on_info, on_done, u))
 		error_line(u, "cannot start the search");
 }

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "engine.h"
 #include "options.h"
 
 typedef struct Ugi Ugi;
@@ -40,5 +41,10 @@ void ugi_run(Ugi *u, FILE *in);
 
 /* `emilia --ugi`: returns the exit status. */
 int ugi_main(FILE *in, FILE *out, const Options *opts);
+
+/* The limits of `go ARGS` for the side to move, in the terms of the clock
+ * model (timeman.h); false with a message in err for arguments that mean
+ * nothing. */
+bool ugi_go_limits(const Ugi *u, int argc, char **argv, EngineLimits *lim, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,10 @@
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 #include "util.h"
 
 double util_now(void)
@@ -50,4 +53,121 @@ void util_free_large(void *p, size_t bytes)
 {
 	if (p)
 		munmap(p, (bytes + 4095) & ~(size_t)4095);
+}
+
+void util_zero_large(void *p, size_t bytes)
+{
+	const size_t used = (bytes + 4095) & ~(size_t)4095;
+	if (!p)
+		return;
+	/* private anonymous pages read as zero after MADV_DONTNEED */
+	if (madvise(p, used, MADV_DONTNEED) != 0)
+		memset(p, 0, bytes);
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#define UTIL_PREFAULT_STEP ((size_t)2 << 20) /* one huge page */
+
+static atomic_int util_busy;
+
+void util_busy_enter(void)
+{
+	atomic_fetch_add(&util_busy, 1);
+}
+
+void util_busy_leave(void)
+{
+	atomic_fetch_sub(&util_busy, 1);
+}
+
+static void *util_prefault_main(void *arg)
+{
+	UtilPrefault *pf = arg;
+	const struct timespec ms = { 0, 1000000 };
+	size_t off = 0;
+	while (off < pf->bytes && !atomic_load(&pf->stop)) {
+		if (atomic_load(&util_busy) > 0) {
+			nanosleep(&ms, NULL); /* a search runs: wait for it to end */
+			continue;
+		}
+		size_t len = pf->bytes - off < UTIL_PREFAULT_STEP ? pf->bytes - off : UTIL_PREFAULT_STEP;
+		if (madvise(pf->p + off, (len + 4095) & ~(size_t)4095, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+			break; /* a kernel without it */
+		off += len;
+	}
+	atomic_store(&pf->done, true);
+	return NULL;
+}
+
+bool util_prefault_start(UtilPrefault *pf, void *p, size_t bytes)
+{
+	util_prefault_stop(pf);
+	pf->p = p;
+	pf->bytes = bytes;
+	atomic_store(&pf->stop, false);
+	atomic_store(&pf->done, false);
+	pthread_attr_t attr;
+	pthread_t tid;
+	if (!p || pthread_attr_init(&attr) != 0)
+		return false;
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 256 * 1024); /* it makes one system call at a time */
+	pf->started = pthread_create(&tid, &attr, util_prefault_main, pf) == 0;
+	pthread_attr_destroy(&attr);
+	return pf->started;
+}
+
+void util_prefault_wait(UtilPrefault *pf)
+{
+	const struct timespec ms = { 0, 1000000 };
+	while (pf->started && !atomic_load(&pf->done))
+		nanosleep(&ms, NULL);
+}
+
+void util_prefault_stop(UtilPrefault *pf)
+{
+	if (!pf->started)
+		return;
+	atomic_store(&pf->stop, true);
+	util_prefault_wait(pf);
+	pf->started = false;
+}
+
+uint64_t util_meminfo_available(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char line[256];
+	uint64_t kb = 0;
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f)) {
+		unsigned long long v;
+		if (sscanf(line, "MemAvailable: %llu kB", &v) == 1) {
+			kb = v;
+			found = true;
+		}
+	}
+	fclose(f);
+	return kb * 1024;
+}
+
+uint64_t util_mem_available(void)
+{
+	uint64_t avail = util_meminfo_available("/proc/meminfo");
+	if (avail)
+		return avail;
+	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+}
+
+bool util_hash_refused(long mb, uint64_t avail, char *err, size_t n)
+{
+	if (!avail || mb < 0 || (uint64_t)mb <= avail >> 20)
+		return false;
+	snprintf(err, n, "%ld MiB of hash is more than the memory available (%llu MiB)", mb,
+	         (unsigned long long)(avail >> 20));
+	return true;
 }

@@ -2,6 +2,8 @@
 #ifndef EMILIA_UTIL_H
 #define EMILIA_UTIL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,5 +21,53 @@ bool util_parse_int(const char *s, long lo, long hi, long *out);
  * with util_free_large and the same size. */
 void *util_alloc_large(size_t bytes);
 void util_free_large(void *p, size_t bytes);
+/* Make a util_alloc_large() block all zero again without writing it: its
+ * pages are handed back to the system (madvise MADV_DONTNEED) and come
+ * back zeroed, lazily, when next touched (a memset where that fails).
+ * Nothing may use the block meanwhile. */
+void util_zero_large(void *p, size_t bytes);
+
+/* Background pre-faulting of a util_alloc_large() block: a thread of its
+ * own faults the pages in, 2 MiB at a time, without changing what they
+ * hold (MADV_POPULATE_WRITE, Linux 5.14; elsewhere it does nothing), so
+ * that the searches find them in place instead of each paying for its
+ * first touches (with transparent huge pages up to milliseconds a page
+ * while the kernel compacts memory).  It only works while no search runs
+ * in the process (util_busy_enter/leave): faulting pages in beside a
+ * search slows the search down far more than its own faults do, so it
+ * uses the idle time between searches (the opponent's moves, the time
+ * before the first search).  The block may be used meanwhile.
+ * util_prefault_stop() must be called before the block is freed; it
+ * waits at most for one 2 MiB step. */
+typedef struct UtilPrefault {
+	char *p;
+	size_t bytes;
+	atomic_bool stop;
+	atomic_bool done;
+	bool started;
+} UtilPrefault;
+/* Stop a previous run of pf, then start on [p, p + bytes); false when
+ * no thread could be started (the pages then fault in when touched). */
+bool util_prefault_start(UtilPrefault *pf, void *p, size_t bytes);
+void util_prefault_stop(UtilPrefault *pf);
+/* Wait until the run has finished (tests and benchmarks). */
+void util_prefault_wait(UtilPrefault *pf);
+/* A search (midgame or endgame) starts / ends in this process: pre-faulting
+ * waits while any runs.  Nested calls count. */
+void util_busy_enter(void);
+void util_busy_leave(void);
+
+/* Memory the system can give this process now, in bytes: MemAvailable
+ * of /proc/meminfo, else (no such line, no /proc) free physical pages
+ * from sysconf; 0 when unknown. */
+uint64_t util_mem_available(void);
+/* MemAvailable of a meminfo file in the /proc/meminfo format, in bytes;
+ * 0 when the file or the line is missing. */
+uint64_t util_meminfo_available(const char *path);
+/* The check of a table size against memory: true (refused) when `mb` MiB
+ * is more than `avail` bytes, with the reason in err, e.g. "30000 MiB of
+ * hash is more than the memory available (23780 MiB)".  avail = 0
+ * (unknown) refuses nothing. */
+bool util_hash_refused(long mb, uint64_t avail, char *err, size_t n);
 
 #endif

@@ -3,9 +3,12 @@
  * default weights.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "weights.h"
 
 /* The default weights, included from data/eval.bin (path relative to the
@@ -104,6 +107,14 @@ bool weights_decode(const unsigned char *buf, size_t len, uint32_t set_id, uint3
 		return false;
 	}
 	const unsigned char *p = buf + WEIGHTS_HEADER;
+	for (size_t i = 0; i < (size_t)ph * nw; i++) {
+		int v = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+		if (v < -WEIGHTS_MAX || v > WEIGHTS_MAX) {
+			snprintf(err, WEIGHTS_ERR, "weight %d out of range -%d..%d (phase %zu, index %zu)", v,
+			         WEIGHTS_MAX, WEIGHTS_MAX, i / nw, i % nw);
+			return false;
+		}
+	}
 	for (size_t i = 0; i < (size_t)ph * nw; i++)
 		out[i] = (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
 	return true;
@@ -123,7 +134,8 @@ unsigned char *weights_encode(const int16_t *w, uint32_t set_id, uint32_t phases
 	put32(b + 20, nweights);
 	put32(b + 24, WEIGHTS_SCALE);
 	for (size_t i = 0; i < n; i++) {
-		uint16_t v = (uint16_t)w[i];
+		int x = w[i] < -WEIGHTS_MAX ? -WEIGHTS_MAX : w[i] > WEIGHTS_MAX ? WEIGHTS_MAX : w[i];
+		uint16_t v = (uint16_t)(int16_t)x;
 		b[WEIGHTS_HEADER + 2 * i] = (unsigned char)v;
 		b[WEIGHTS_HEADER + 2 * i + 1] = (unsigned char)(v >> 8);
 	}
@@ -134,19 +146,33 @@ unsigned char *weights_encode(const int16_t *w, uint32_t set_id, uint32_t phases
 
 unsigned char *weights_read_file(const char *path, size_t max, size_t *len, char *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	/* O_NONBLOCK: a FIFO must not block the open; only regular files */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		snprintf(err, WEIGHTS_ERR, "%.100s: %.50s", path, strerror(errno));
 		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, WEIGHTS_ERR, "%.100s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > max) {
+		snprintf(err, WEIGHTS_ERR, "%.100s: file larger than %zu bytes", path, max);
+		close(fd);
+		return NULL;
+	}
+	/* the size is a hint: read to the end, one spare byte shows growth */
+	size_t cap = (size_t)st.st_size + 1, n = 0;
 	unsigned char *b = malloc(cap);
+	bool failed = false;
 	while (b) {
 		if (n == cap) {
 			if (cap > max) {
 				snprintf(err, WEIGHTS_ERR, "%.100s: file larger than %zu bytes", path, max);
 				free(b);
-				fclose(f);
+				close(fd);
 				return NULL;
 			}
 			unsigned char *nb = realloc(b, cap * 2);
@@ -158,18 +184,23 @@ unsigned char *weights_read_file(const char *path, size_t max, size_t *len, char
 			b = nb;
 			cap *= 2;
 		}
-		size_t r = fread(b + n, 1, cap - n, f);
-		n += r;
+		ssize_t r = read(fd, b + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			failed = true;
+			break;
+		}
 		if (r == 0)
 			break;
+		n += (size_t)r;
 	}
-	if (!b || ferror(f)) {
+	close(fd);
+	if (!b || failed) {
 		snprintf(err, WEIGHTS_ERR, "%.100s: %s", path, b ? "read error" : "out of memory");
 		free(b);
-		fclose(f);
 		return NULL;
 	}
-	fclose(f);
 	if (n > max) {
 		snprintf(err, WEIGHTS_ERR, "%.100s: file larger than %zu bytes", path, max);
 		free(b);

@@ -11,7 +11,8 @@
  *  28  u32      reserved, 0
  *  32  u64      FNV-1a 64 checksum of bytes [0, 32) and [40, end)
  *  40  u8[24]   reserved, 0
- *  64  i16      weights[phases][weights per phase]
+ *  64  i16      weights[phases][weights per phase], each within
+ *               -WEIGHTS_MAX..WEIGHTS_MAX
  * The file size must be exactly 64 + 2 * phases * weights.
  *
  * The trained 8x8 weights (data/eval.bin) are embedded in the binary at
@@ -30,24 +31,31 @@
 #define WEIGHTS_SCALE 64
 #define WEIGHTS_HEADER 64
 #define WEIGHTS_ERR 160
+/* The largest weight magnitude, in 1/WEIGHTS_SCALE discs: 64 discs, the
+ * largest score the evaluation returns (it clamps its sum there).  The
+ * trained weights stay far below (data/eval.bin: |w| <= 1429, 22 discs);
+ * weights_encode clamps to it, so every file the trainer writes loads, and
+ * weights_decode refuses a file with a weight beyond it. */
+#define WEIGHTS_MAX (64 * WEIGHTS_SCALE)
 
 /* The embedded file: its bytes and length. */
 const unsigned char *weights_builtin(size_t *len);
 
 /* Check a weight file image and decode its weights into out
- * (phases * nweights int16 values) when it matches the expected shape.
- * false and a message in err (>= WEIGHTS_ERR bytes) otherwise; out is
- * then untouched. */
+ * (phases * nweights int16 values) when it matches the expected shape and
+ * every weight is within -WEIGHTS_MAX..WEIGHTS_MAX.  false and a message in
+ * err (>= WEIGHTS_ERR bytes) otherwise; out is then untouched. */
 bool weights_decode(const unsigned char *buf, size_t len, uint32_t set_id, uint32_t phases,
                     uint32_t nweights, int16_t *out, char *err);
 
-/* Encode weights into a freshly allocated image (free() it); NULL when
- * out of memory. */
+/* Encode weights into a freshly allocated image (free() it), each clamped
+ * to -WEIGHTS_MAX..WEIGHTS_MAX; NULL when out of memory. */
 unsigned char *weights_encode(const int16_t *w, uint32_t set_id, uint32_t phases,
                               uint32_t nweights, size_t *len);
 
-/* Read a whole file (at most max bytes) into a malloc'ed buffer; NULL and
- * a message in err on failure. */
+/* Read a whole regular file (at most max bytes) into a malloc'ed buffer;
+ * NULL and a message in err on failure ("PATH: not a regular file" for a
+ * FIFO, a device or a directory, refused without blocking). */
 unsigned char *weights_read_file(const char *path, size_t max, size_t *len, char *err);
 
 /* Write an image to a file atomically (temporary file + rename). */

@@ -1,5 +1,6 @@
 /* test_book.c - the opening book: format, symmetry, passes, safety, tools. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,29 +21,8 @@ static const char *WIPEOUT =
 /* The shortest draw: 12-12 after 20 moves, 40 empties (a finished game). */
 static const char *SHORT_DRAW = "f5f4c3f6g7f7f3h7f8b2h6e7h8e3d7g3f2f1a1c5";
 
-static char tmpdir[256];
 
-static const char *tmp_path(const char *name)
-{
-	static char buf[4][512];
-	static int k;
-	k = (k + 1) & 3;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-	return buf[k];
-}
 
-static void setup(void)
-{
-	snprintf(tmpdir, sizeof tmpdir, "/tmp/emilia-test-book.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
-
-static void teardown(void)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	ck_assert_int_eq(system(cmd), 0);
-}
 
 /* A deterministic stand-in for the engine: a value in [-20, 20] that
  * depends on the position only (so results do not depend on threads). */
@@ -252,18 +232,18 @@ START_TEST(test_roundtrip)
 	book_stats(b, &st);
 	ck_assert_uint_eq(st.leaves_unknown, 0);
 	ck_assert(st.has_root);
-	ck_assert_msg(book_save(b, tmp_path("a.book"), NULL, NULL, err), "%s", err);
-	Book *c = book_open(tmp_path("a.book"), err);
+	ck_assert_msg(book_save(b, test_tmp_path("a.book"), NULL, NULL, err), "%s", err);
+	Book *c = book_open(test_tmp_path("a.book"), err);
 	ck_assert_msg(c != NULL, "%s", err);
 	assert_same_books(b, c);
 	ck_assert_uint_eq(verify(c), 0);
 	/* the file is exactly header + 32 bytes per position */
 	struct stat sb;
-	ck_assert_int_eq(stat(tmp_path("a.book"), &sb), 0);
+	ck_assert_int_eq(stat(test_tmp_path("a.book"), &sb), 0);
 	ck_assert_int_eq(sb.st_size, BOOK_HEADER_SIZE + BOOK_ENTRY_SIZE * (off_t)book_count(b));
 	/* saving what was read gives the same bytes */
-	ck_assert(book_save(c, tmp_path("b.book"), NULL, NULL, err));
-	ck_assert(file_equal(tmp_path("a.book"), tmp_path("b.book")));
+	ck_assert(book_save(c, test_tmp_path("b.book"), NULL, NULL, err));
+	ck_assert(file_equal(test_tmp_path("a.book"), test_tmp_path("b.book")));
 	/* the same games in another order and thread count give the same book */
 	Book *d = book_new();
 	uint64_t seed = 777;
@@ -540,13 +520,6 @@ END_TEST
 
 /* ---- safety: refusing bad files --------------------------------------------------------- */
 
-static void write_file(const char *path, const void *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
-}
 
 static unsigned char *read_file(const char *path, size_t *len)
 {
@@ -574,58 +547,58 @@ START_TEST(test_corrupt_refused)
 {
 	Book *b = random_book(31337, 50, 12);
 	char err[BOOK_ERR];
-	const char *good = tmp_path("good.book"), *bad = tmp_path("bad.book");
+	const char *good = test_tmp_path("good.book"), *bad = test_tmp_path("bad.book");
 	ck_assert(book_save(b, good, NULL, NULL, err));
 	size_t len;
 	unsigned char *d = read_file(good, &len);
 	ck_assert_uint_gt(len, 1000);
 
-	write_file(bad, d, len - 10);
+	test_write_file(bad, d, len - 10);
 	expect_refused(bad, "truncated");
-	write_file(bad, d, len - 32);
+	test_write_file(bad, d, len - 32);
 	expect_refused(bad, "truncated");
-	write_file(bad, d, 40);
+	test_write_file(bad, d, 40);
 	expect_refused(bad, "truncated");
-	write_file(bad, d, 0);
+	test_write_file(bad, d, 0);
 	expect_refused(bad, "empty");
 	/* trailing garbage */
 	unsigned char *big = malloc(len + 32);
 	memcpy(big, d, len);
 	memset(big + len, 0xAB, 32);
-	write_file(bad, big, len + 32);
+	test_write_file(bad, big, len + 32);
 	expect_refused(bad, "corrupt");
 	free(big);
 	/* one flipped bit anywhere in the entries */
 	for (size_t off = BOOK_HEADER_SIZE; off < len; off += 97) {
 		d[off] ^= 0x10;
-		write_file(bad, d, len);
+		test_write_file(bad, d, len);
 		expect_refused(bad, "checksum");
 		d[off] ^= 0x10;
 	}
 	/* a damaged header */
 	d[25] ^= 1; /* count */
-	write_file(bad, d, len);
+	test_write_file(bad, d, len);
 	expect_refused(bad, "header");
 	d[25] ^= 1;
 	d[8] = 2;   /* a future version */
-	write_file(bad, d, len);
+	test_write_file(bad, d, len);
 	expect_refused(bad, "version 2");
 	d[8] = 1;
 	/* foreign files */
 	const char text[] = "---------------------------OX------XO--------------------------- X\n";
-	write_file(bad, text, sizeof text - 1);
+	test_write_file(bad, text, sizeof text - 1);
 	expect_refused(bad, "not an Emilia book");
 	uint64_t rng = 5;
 	unsigned char junk[4096];
 	for (size_t i = 0; i < sizeof junk; i++)
 		junk[i] = (unsigned char)test_rand(&rng);
-	write_file(bad, junk, sizeof junk);
+	test_write_file(bad, junk, sizeof junk);
 	expect_refused(bad, "not an Emilia book");
 	memcpy(junk, "EMILBOOK", 8); /* right magic, garbage after it */
-	write_file(bad, junk, sizeof junk);
+	test_write_file(bad, junk, sizeof junk);
 	expect_refused(bad, "version");
-	expect_refused(tmp_path("missing.book"), "No such file");
-	expect_refused(tmpdir, "not a regular file");
+	expect_refused(test_tmp_path("missing.book"), "No such file");
+	expect_refused(test_tmpdir(), "not a regular file");
 	/* the good file still opens */
 	Book *c = book_open(good, err);
 	ck_assert_msg(c != NULL, "%s", err);
@@ -642,7 +615,7 @@ START_TEST(test_unsorted_refused)
 	 * writer) are refused, so bisection can trust the order */
 	Book *b = random_book(8, 20, 10);
 	char err[BOOK_ERR];
-	const char *path = tmp_path("u.book");
+	const char *path = test_tmp_path("u.book");
 	ck_assert(book_save(b, path, NULL, NULL, err));
 	size_t len;
 	unsigned char *d = read_file(path, &len);
@@ -673,6 +646,183 @@ START_TEST(test_unsorted_refused)
 }
 END_TEST
 
+/* ---- hardening: crafted entries, files rewritten in place, FIFOs --------------------------- */
+
+/* Recompute both checksums of a book image: a crafted file that only the
+ * entry checks can catch. */
+static void fix_checksums(unsigned char *d, size_t len)
+{
+	uint64_t h = book_checksum(d + BOOK_HEADER_SIZE, len - BOOK_HEADER_SIZE);
+	memcpy(d + 32, &h, 8);
+	h = book_checksum(d, 56);
+	memcpy(d + 56, &h, 8);
+}
+
+/* A saved random book with its last entry changed by `craft` (the last one,
+ * so that changing o keeps the order); the image in *len bytes. */
+static unsigned char *crafted_image(const char *path, void (*craft)(BookEntry *), size_t *len,
+                                    size_t *count)
+{
+	Book *b = random_book(4242, 30, 12);
+	char err[BOOK_ERR];
+	ck_assert(book_save(b, path, NULL, NULL, err));
+	*count = book_count(b);
+	book_free(b);
+	unsigned char *d = read_file(path, len);
+	BookEntry e;
+	unsigned char *last = d + BOOK_HEADER_SIZE + (*count - 1) * BOOK_ENTRY_SIZE;
+	memcpy(&e, last, sizeof e);
+	craft(&e);
+	memcpy(last, &e, sizeof e);
+	fix_checksums(d, *len);
+	return d;
+}
+
+static void craft_two_discs(BookEntry *e) { e->o |= e->p & (0 - e->p); }
+static void craft_score(BookEntry *e) { e->score = 127; }
+static void craft_bounds(BookEntry *e) { e->lower = 10; e->upper = -10; }
+static void craft_level(BookEntry *e) { e->level = 108; e->leaf_level = 0; }
+static void craft_best(BookEntry *e) { e->best = 64; }
+static void craft_leaf(BookEntry *e) { e->leaf = 70; }
+static void craft_leaf_score(BookEntry *e) { e->leaf_score = -100; e->leaf_lower = -100; }
+static void craft_reserved(BookEntry *e) { e->reserved = 1; }
+static void craft_games(BookEntry *e) { e->games = UINT32_MAX; }
+static void craft_noncanonical(BookEntry *e)
+{
+	/* an image under a symmetry that changes it: larger, so still last */
+	for (int s = 1; s < 8; s++) {
+		Board t = { bit_symmetry(e->p, s), bit_symmetry(e->o, s) };
+		if (t.p != e->p || t.o != e->o) {
+			e->p = t.p;
+			e->o = t.o;
+			return;
+		}
+	}
+	ck_abort_msg("a position symmetric under every symmetry");
+}
+
+/* Entries with two discs on a square, values out of -64..64, bounds out of
+ * order, impossible levels or moves: refused on open, under valid
+ * checksums, with the position and the rule named (the rules verify
+ * applies to each entry). */
+START_TEST(test_crafted_entries_refused)
+{
+	static const struct {
+		void (*craft)(BookEntry *);
+		const char *what;   /* NULL: accepted */
+	} cases[] = {
+		{ craft_two_discs, "a square holds two discs" },
+		{ craft_score, "score 127 out of range -64..64" },
+		{ craft_bounds, "bounds [10, -10] out of order or range" },
+		{ craft_level, "level 108 or leaf level 0 is neither 0..60 nor exact" },
+		{ craft_best, "best move 64 is not legal" },
+		{ craft_leaf, "leaf move 70 is not a move" },
+		{ craft_leaf_score, "leaf score -100 outside its bounds [-100, 64]" },
+		{ craft_reserved, "reserved fields are not zero" },
+		{ craft_noncanonical, "not in canonical orientation" },
+		{ craft_games, NULL }, /* a saturated games count is legal */
+	};
+	const char *path = test_tmp_path("crafted.book");
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		size_t len, n;
+		unsigned char *d = crafted_image(path, cases[c].craft, &len, &n);
+		test_write_file(path, d, len);
+		char err[BOOK_ERR] = "", merr[BOOK_ERR] = "", want[BOOK_ERR];
+		Book *b = book_open(path, err);
+		Book *m = book_open_memory(d, len, "crafted", merr);
+		if (!cases[c].what) {
+			ck_assert_msg(b != NULL && m != NULL, "case %zu: %s %s", c, err, merr);
+			book_free(b);
+			book_free(m);
+			free(d);
+			continue;
+		}
+		ck_assert_msg(b == NULL, "case %zu accepted", c);
+		ck_assert_ptr_null(m);
+		snprintf(want, sizeof want, "%s: corrupt: position %zu of %zu: %s", path, n, n, cases[c].what);
+		ck_assert_str_eq(err, want);
+		snprintf(want, sizeof want, "crafted: corrupt: position %zu of %zu: %s", n, n, cases[c].what);
+		ck_assert_str_eq(merr, want);
+		free(d);
+	}
+	/* verify applies the same rule to a book changed in memory */
+	Book *b = random_book(4242, 30, 12);
+	BookEntry e;
+	ck_assert(book_entry(b, book_count(b) - 1, &e));
+	e.score = 127;
+	ck_assert(book_replace(b, &e));
+	ck_assert_uint_eq(verify(b), 1);
+	ck_assert_ptr_nonnull(strstr(problems, " X: score 127 out of range -64..64\n"));
+	book_free(b);
+}
+END_TEST
+
+/* Import refuses what a reader would refuse: nothing unloadable is built. */
+START_TEST(test_import_refuses_bad_entry)
+{
+	const char *txt = test_tmp_path("bad.txt");
+	FILE *f = fopen(txt, "w");
+	ck_assert_ptr_nonnull(f);
+	/* the start position, bounds [5, -5] */
+	fprintf(f, "# crafted\n---------------------------OX------XO--------------------------- X "
+	           "0 5 -5 0 ? ? 0 -64 64 0 1\n");
+	fclose(f);
+	char err[BOOK_ERR], want[BOOK_ERR];
+	ck_assert_ptr_null(book_import(txt, err));
+	snprintf(want, sizeof want, "%s: line 2: bounds [5, -5] out of order or range", txt);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* `cp new.book cur.book` while a reader holds cur.book: the file is
+ * truncated and rewritten in place.  The reader has its own copy (a mapped
+ * file would fault with SIGBUS at the next look-up). */
+START_TEST(test_reader_survives_rewrite_in_place)
+{
+	const char *path = test_tmp_path("cur.book");
+	char err[BOOK_ERR];
+	Book *a = random_book(77, 300, 20), *other = random_book(78, 10, 8);
+	ck_assert(book_save(a, path, NULL, NULL, err));
+	ck_assert(book_save(other, test_tmp_path("new.book"), NULL, NULL, err));
+	size_t len, olen;
+	unsigned char *img = read_file(test_tmp_path("new.book"), &olen);
+	Book *reader = book_open(path, err);
+	ck_assert_msg(reader != NULL, "%s", err);
+	for (int i = 0; i < 20; i++) {
+		int fd = open(path, O_WRONLY | O_TRUNC);
+		ck_assert_int_ge(fd, 0);
+		len = i % 2 ? olen : (size_t)(i * 7);
+		ck_assert_int_eq(write(fd, img, len), (ssize_t)len);
+		ck_assert_int_eq(close(fd), 0);
+		assert_same_books(reader, a);
+		Game g;
+		line_game(&g, "f5d6c3");
+		BookMove mv[64];
+		book_list_moves(reader, &g, mv, 64);
+	}
+	free(img);
+	book_free(reader);
+	book_free(a);
+	book_free(other);
+}
+END_TEST
+
+/* A FIFO (or any non-regular file) is refused at once, never waited on. */
+START_TEST(test_fifo_refused)
+{
+	const char *fifo = test_tmp_path("fifo.book");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	alarm(20); /* a blocking open would hang here: fail instead */
+	char err[BOOK_ERR], want[BOOK_ERR];
+	ck_assert_ptr_null(book_open(fifo, err));
+	alarm(0);
+	snprintf(want, sizeof want, "%s: not a regular file", fifo);
+	ck_assert_str_eq(err, want);
+	ck_assert_ptr_null(book_open("/dev/zero", err));
+	ck_assert_str_eq(err, "/dev/zero: not a regular file");
+}
+END_TEST
+
 /* ---- verify ------------------------------------------------------------------------------- */
 
 START_TEST(test_verify_catches)
@@ -682,7 +832,7 @@ START_TEST(test_verify_catches)
 	char err[BOOK_ERR];
 	ck_assert_int_gt(book_search_leaves(b, &o, err), 0);
 	ck_assert_uint_eq(verify(b), 0);
-	const char *path = tmp_path("v.book");
+	const char *path = test_tmp_path("v.book");
 	ck_assert(book_save(b, path, NULL, NULL, err));
 
 	/* a score one disc off */
@@ -696,7 +846,7 @@ START_TEST(test_verify_catches)
 	ck_assert_uint_ge(verify(b), 1);
 	ck_assert_ptr_nonnull(strstr(problems, "inconsistent with its children"));
 	/* saved with a valid checksum, the file opens but verify finds it */
-	const char *path2 = tmp_path("v2.book");
+	const char *path2 = test_tmp_path("v2.book");
 	ck_assert(book_save(b, path2, NULL, NULL, err));
 	Book *c = book_open(path2, err);
 	ck_assert_msg(c != NULL, "%s", err);
@@ -760,7 +910,7 @@ static void kill_midway(void *user, const char *phase, uint64_t done, uint64_t t
 
 START_TEST(test_interrupted_save)
 {
-	const char *path = tmp_path("i.book");
+	const char *path = test_tmp_path("i.book");
 	char err[BOOK_ERR];
 	Book *old = random_book(1, 30, 12);
 	ck_assert(book_save(old, path, NULL, NULL, err));
@@ -792,13 +942,13 @@ START_TEST(test_interrupted_save)
 
 	/* a failure before the rename (the target is a directory): error,
 	 * the temporary file is removed */
-	const char *dir = tmp_path("adir");
+	const char *dir = test_tmp_path("adir");
 	ck_assert_int_eq(mkdir(dir, 0755), 0);
 	ck_assert(!book_save(old, dir, NULL, NULL, err));
 	snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", dir, (long)getpid());
 	ck_assert_int_ne(stat(tmpname, &st), 0);
 	/* a directory that does not exist */
-	ck_assert(!book_save(old, tmp_path("nodir/x.book"), NULL, NULL, err));
+	ck_assert(!book_save(old, test_tmp_path("nodir/x.book"), NULL, NULL, err));
 	ck_assert_ptr_nonnull(strstr(err, "No such file"));
 	book_free(old);
 	book_free(big);
@@ -807,7 +957,7 @@ END_TEST
 
 START_TEST(test_reader_undisturbed)
 {
-	const char *path = tmp_path("r.book");
+	const char *path = test_tmp_path("r.book");
 	char err[BOOK_ERR];
 	Book *a = random_book(11, 40, 14), *b = random_book(12, 60, 14);
 	ck_assert(book_save(a, path, NULL, NULL, err));
@@ -842,7 +992,7 @@ START_TEST(test_export_import)
 	Game w;
 	line_game(&w, WIPEOUT); /* exact values and passes too */
 	ck_assert(book_learn(b, &w, err));
-	const char *t1 = tmp_path("b1.txt"), *t2 = tmp_path("b2.txt");
+	const char *t1 = test_tmp_path("b1.txt"), *t2 = test_tmp_path("b2.txt");
 	ck_assert_msg(book_export(b, t1, err), "%s", err);
 	Book *c = book_import(t1, err);
 	ck_assert_msg(c != NULL, "%s", err);
@@ -905,7 +1055,7 @@ START_TEST(test_export_import)
 		"---------------------------XO------OX--------------------------- X 0 -64 64 0 e6 ? 0 -64 64 0 1\n",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		write_file(t2, bad[i], strlen(bad[i]));
+		test_write_file(t2, bad[i], strlen(bad[i]));
 		c = book_import(t2, err);
 		ck_assert_msg(c == NULL, "bad text %zu accepted", i);
 		ck_assert_ptr_nonnull(strstr(err, "line "));
@@ -915,7 +1065,7 @@ START_TEST(test_export_import)
 	uint64_t rng = 77;
 	for (size_t i = 0; i < sizeof junk; i++)
 		junk[i] = (unsigned char)test_rand(&rng);
-	write_file(t2, junk, sizeof junk);
+	test_write_file(t2, junk, sizeof junk);
 	ck_assert_ptr_null(book_import(t2, err));
 	book_free(b);
 }
@@ -1099,8 +1249,8 @@ static int run_tool(const char *args, char *out, size_t outlen)
 START_TEST(test_tool)
 {
 	char out[8192], args[2048];
-	const char *bk = tmp_path("t.book"), *txt = tmp_path("t.txt"), *bk2 = tmp_path("t2.book");
-	const char *games = tmp_path("games.txt");
+	const char *bk = test_tmp_path("t.book"), *txt = test_tmp_path("t.txt"), *bk2 = test_tmp_path("t2.book");
+	const char *games = test_tmp_path("games.txt");
 	FILE *f = fopen(games, "w");
 	fprintf(f, "# two games\nf5d6c3d3c4f4f6f3e6e7\n+d3-c3+c4-c5\nf5f5\n%s\n", SHORT_DRAW);
 	fclose(f);
@@ -1135,11 +1285,66 @@ START_TEST(test_tool)
 }
 END_TEST
 
+/* emilia-book refuses a crafted book (valid checksums, two discs on one
+ * square) in every command that loads it: exit status 1, nothing written,
+ * and the message names the book by its whole path, however long, even
+ * when it is one of several (merge). */
+START_TEST(test_tool_refuses_crafted)
+{
+	char longname[201], dir[1024], bad[1200], good[1200], merged[1200], args[4096], out[8192];
+	char want[4096];
+	memset(longname, 'd', 200);
+	longname[200] = 0;
+	snprintf(dir, sizeof dir, "%s/%s", test_tmpdir(), longname);
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	snprintf(bad, sizeof bad, "%s/crafted.book", dir);
+	snprintf(good, sizeof good, "%s/good.book", dir);
+	snprintf(merged, sizeof merged, "%s/merged.book", dir);
+	size_t len, n, len2;
+	unsigned char *d = crafted_image(bad, craft_two_discs, &len, &n);
+	test_write_file(bad, d, len);
+	char err[BOOK_ERR];
+	Book *g = random_book(5, 10, 10);
+	ck_assert(book_save(g, good, NULL, NULL, err));
+	book_free(g);
+	snprintf(want, sizeof want,
+	         "emilia-book: %s: corrupt: position %zu of %zu: a square holds two discs\n", bad, n, n);
+	static const char *const cmds[] = { "fix", "stats", "verify", "probe" };
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		snprintf(args, sizeof args, "%s --quiet '%s'", cmds[i], bad);
+		ck_assert_int_eq(run_tool(args, out, sizeof out), 1);
+		ck_assert_str_eq(out, want);
+	}
+	snprintf(args, sizeof args, "merge --quiet '%s' '%s' '%s'", merged, good, bad);
+	ck_assert_int_eq(run_tool(args, out, sizeof out), 1);
+	ck_assert_str_eq(out, want);
+	snprintf(args, sizeof args, "merge --quiet '%s' '%s' '%s'", merged, bad, good);
+	ck_assert_int_eq(run_tool(args, out, sizeof out), 1);
+	ck_assert_str_eq(out, want);
+	struct stat st;
+	ck_assert_int_ne(stat(merged, &st), 0);
+	/* a file cut short: the whole name too */
+	char cut[1200];
+	snprintf(cut, sizeof cut, "%s/cut.book", dir);
+	test_write_file(cut, d, 40);
+	snprintf(args, sizeof args, "stats '%s'", cut);
+	ck_assert_int_eq(run_tool(args, out, sizeof out), 1);
+	snprintf(want, sizeof want,
+	         "emilia-book: %s: truncated: 40 bytes, shorter than the 64-byte header\n", cut);
+	ck_assert_str_eq(out, want);
+	unsigned char *after = read_file(bad, &len2);   /* fix wrote nothing */
+	ck_assert_uint_eq(len2, len);
+	ck_assert_int_eq(memcmp(after, d, len), 0);
+	free(after);
+	free(d);
+}
+END_TEST
+
 static Suite *book_suite(void)
 {
 	Suite *s = suite_create("book");
 	TCase *tc = tcase_create("book");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, test_tmpdir_setup, test_tmpdir_teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_symmetry_squares);
 	tcase_add_test(tc, test_symmetry_probe);
@@ -1149,6 +1354,10 @@ static Suite *book_suite(void)
 	tcase_add_test(tc, test_randomness);
 	tcase_add_test(tc, test_corrupt_refused);
 	tcase_add_test(tc, test_unsorted_refused);
+	tcase_add_test(tc, test_crafted_entries_refused);
+	tcase_add_test(tc, test_import_refuses_bad_entry);
+	tcase_add_test(tc, test_reader_survives_rewrite_in_place);
+	tcase_add_test(tc, test_fifo_refused);
 	tcase_add_test(tc, test_verify_catches);
 	tcase_add_test(tc, test_interrupted_save);
 	tcase_add_test(tc, test_reader_undisturbed);
@@ -1158,6 +1367,7 @@ static Suite *book_suite(void)
 	tcase_add_test(tc, test_engine_hook);
 	tcase_add_test(tc, test_default_book);
 	tcase_add_test(tc, test_tool);
+	tcase_add_test(tc, test_tool_refuses_crafted);
 	suite_add_tcase(s, tc);
 	return s;
 }

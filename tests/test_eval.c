@@ -268,6 +268,116 @@ START_TEST(test_weight_file_rejection)
 }
 END_TEST
 
+static void put_weight(unsigned char *img, size_t i, int v)
+{
+	img[WEIGHTS_HEADER + 2 * i] = (unsigned char)((unsigned)v & 0xFF);
+	img[WEIGHTS_HEADER + 2 * i + 1] = (unsigned char)(((unsigned)v >> 8) & 0xFF);
+}
+
+static void fix_weights_checksum(unsigned char *img, size_t len)
+{
+	uint64_t h = weights_checksum(img, len);
+	for (int k = 0; k < 8; k++)
+		img[32 + k] = (unsigned char)(h >> (8 * k));
+}
+
+/* Weights beyond 64 discs (WEIGHTS_MAX), which the trainer never writes:
+ * a crafted file with a valid checksum is refused with the weight named,
+ * and the evaluation is left as it was; the limit itself loads;
+ * weights_encode clamps, so no file it writes is refused. */
+START_TEST(test_weight_range)
+{
+	ck_assert_int_eq(WEIGHTS_MAX, 4096);
+	size_t len;
+	const unsigned char *builtin = weights_builtin(&len);
+	unsigned char *img = malloc(len);
+	const char *path = tmp_path("range.bin");
+	char err[WEIGHTS_ERR], want[512];
+	const Evaluator *e = eval_get(8, VARIANT_NORMAL);
+	Board pos = board_start(8);
+	const int before = eval_score_fine(e, pos.p ^ bit_of(19), pos.o);
+	static const struct {
+		int v;
+		size_t index;
+		bool ok;
+	} cases[] = {
+		{ 32767, 1000, false },
+		{ -32767, 5, false },
+		{ -32768, NW - 1, false },
+		{ 4097, PATTERN_WEIGHTS + 7, false },
+		{ -4097, 3 * PATTERN_WEIGHTS, false },
+		{ 4096, 1000, true },
+		{ -4096, 3, true },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		memcpy(img, builtin, len);
+		put_weight(img, cases[c].index, cases[c].v);
+		fix_weights_checksum(img, len);
+		write_bytes(path, img, len);
+		if (cases[c].ok) {
+			ck_assert_msg(eval_load_file(path, err), "case %zu: %s", c, err);
+			continue;
+		}
+		ck_assert_msg(!eval_load_file(path, err), "case %zu accepted", c);
+		snprintf(want, sizeof want, "%s: weight %d out of range -4096..4096 (phase %zu, index %zu)",
+		         path, cases[c].v, cases[c].index / PATTERN_WEIGHTS, cases[c].index % PATTERN_WEIGHTS);
+		ck_assert_str_eq(err, want);
+		ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
+	}
+	/* every weight at +-32767 */
+	memcpy(img, builtin, len);
+	for (size_t i = 0; i < NW; i++)
+		put_weight(img, i, i & 1 ? -32767 : 32767);
+	fix_weights_checksum(img, len);
+	write_bytes(path, img, len);
+	ck_assert(!eval_load_file(path, err));
+	snprintf(want, sizeof want, "%s: weight 32767 out of range -4096..4096 (phase 0, index 0)", path);
+	ck_assert_str_eq(err, want);
+	/* encoding clamps */
+	int16_t *w = calloc(NW, sizeof *w), *back = malloc(NW * sizeof *back);
+	w[0] = 32767;
+	w[1] = -32768;
+	w[2] = 4096;
+	w[3] = -4097;
+	size_t elen;
+	unsigned char *enc = weights_encode(w, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, &elen);
+	ck_assert_msg(weights_decode(enc, elen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, back,
+	                             err), "%s", err);
+	ck_assert_int_eq(back[0], 4096);
+	ck_assert_int_eq(back[1], -4096);
+	ck_assert_int_eq(back[2], 4096);
+	ck_assert_int_eq(back[3], -4096);
+	free(enc);
+	free(w);
+	free(back);
+	remove(path);
+	restore_builtin();
+	free(img);
+}
+END_TEST
+
+/* A FIFO given as a weight file is refused at once (an open() that waited
+ * for a writer would hang here until the alarm). */
+START_TEST(test_weight_file_fifo)
+{
+	const char *fifo = tmp_path("fifo.bin");
+	char err[WEIGHTS_ERR], want[512];
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	alarm(20);
+	ck_assert(!eval_load_file(fifo, err));
+	alarm(0);
+	snprintf(want, sizeof want, "%s: not a regular file", fifo);
+	ck_assert_str_eq(err, want);
+	size_t len;
+	ck_assert_ptr_null(weights_read_file(fifo, 1 << 20, &len, err));
+	ck_assert_str_eq(err, want);
+	unlink(fifo);
+	ck_assert(!eval_load_file("/tmp", err));
+	ck_assert_str_eq(err, "/tmp: not a regular file");
+}
+END_TEST
+
 static unsigned char *slurp(const char *path, size_t *len)
 {
 	char err[WEIGHTS_ERR];
@@ -589,6 +699,8 @@ static Suite *eval_suite(void)
 	tcase_add_test(t, test_trained_weights_sensible);
 	tcase_add_test(t, test_weight_file_round_trip);
 	tcase_add_test(t, test_weight_file_rejection);
+	tcase_add_test(t, test_weight_range);
+	tcase_add_test(t, test_weight_file_fifo);
 	tcase_add_test(t, test_wthor_reader);
 	tcase_add_test(t, test_logbook_reader);
 	tcase_add_test(t, test_eval_cli);

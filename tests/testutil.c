@@ -79,15 +79,9 @@ void assert_same_game(const Game *a, const Game *b)
 	}
 }
 
-char *test_run_emilia(const char *args, int *status)
+char *test_run_shell(const char *cmd, int *status)
 {
-	const char *bin = getenv("EMILIA_BIN");
-	size_t need = strlen(args) + 64 + (bin ? strlen(bin) : 0);
-	char *cmd = malloc(need);
-	ck_assert(cmd != NULL);
-	snprintf(cmd, need, "%s %s 2>&1", bin ? bin : "./emilia", args);
 	FILE *p = popen(cmd, "r");
-	free(cmd);
 	ck_assert(p != NULL);
 	size_t cap = 1 << 20, len = 0, got;
 	char *out = malloc(cap);
@@ -98,4 +92,53 @@ char *test_run_emilia(const char *args, int *status)
 	int st = pclose(p);
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	return out;
+}
+
+char *test_run_emilia(const char *args, int *status)
+{
+	const char *bin = getenv("EMILIA_BIN");
+	size_t need = strlen(args) + 64 + (bin ? strlen(bin) : 0);
+	char *cmd = malloc(need);
+	ck_assert(cmd != NULL);
+	snprintf(cmd, need, "%s %s 2>&1", bin ? bin : "./emilia", args);
+	char *out = test_run_shell(cmd, status);
+	free(cmd);
+	return out;
+}
+
+void test_write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static char tmpdir[256];
+
+void test_tmpdir_setup(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/emilia-test.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+void test_tmpdir_teardown(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+const char *test_tmpdir(void)
+{
+	return tmpdir;
+}
+
+const char *test_tmp_path(const char *name)
+{
+	static char buf[4][512];
+	static int k;
+	k = (k + 1) & 3;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+	return buf[k];
 }

@@ -26,6 +26,20 @@ void assert_same_game(const Game *a, const Game *b);
  * *status to the exit status (-1 when it did not exit). */
 char *test_run_emilia(const char *args, int *status);
 
+/* Run a shell command, stdout and stderr together: its output (malloc'd,
+ * at most 1 MB) and in *status its exit status (-1 when it did not exit). */
+char *test_run_shell(const char *cmd, int *status);
+
+/* Write a whole file (fails the test on any error). */
+void test_write_file(const char *path, const void *data, size_t len);
+
+/* A fresh temporary directory per test (a Check fixture: setup makes it,
+ * teardown removes it with its files) and paths inside it. */
+void test_tmpdir_setup(void);
+void test_tmpdir_teardown(void);
+const char *test_tmpdir(void);
+const char *test_tmp_path(const char *name);
+
 /* Run one suite; returns the process exit status. */
 int test_run_suite(Suite *s);
 

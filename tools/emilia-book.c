@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "book.h"
 #include "engine.h"
@@ -58,6 +59,9 @@ static void progress(void *user, const char *phase, uint64_t done, uint64_t tota
 		fprintf(stderr, "%s: %llu\n", phase, (unsigned long long)done);
 }
 
+/* A book file; NULL after "emilia-book: PATH: WHY" on stderr (book_open's
+ * message names the whole path, so that of several books the refused one
+ * is known). */
 static Book *open_book(const char *path)
 {
 	char err[BOOK_ERR];
@@ -359,14 +363,11 @@ static int cmd_new(const Opts *o)
 {
 	if (o->npos != 1)
 		return usage(stderr), 2;
-	FILE *f = fopen(o->pos[0], "r");
-	if (f && !o->force) {
-		fclose(f);
+	struct stat st; /* (stat, not fopen: a FIFO there must not block) */
+	if (stat(o->pos[0], &st) == 0 && !o->force) {
 		fprintf(stderr, "emilia-book: %s exists (use --force to replace it)\n", o->pos[0]);
 		return 1;
 	}
-	if (f)
-		fclose(f);
 	Book *b = book_new();
 	bool ok = save_book(b, o->pos[0], &o->quiet);
 	book_free(b);
@@ -697,7 +698,8 @@ static int cmd_synth(const Opts *o)
 	return ok ? 0 : 1;
 }
 
-/* kB of resident memory: anonymous (heap) and file-backed (mapped book) */
+/* kB of resident memory: anonymous (heap: a book read from a file) and
+ * file-backed (the binary, with the embedded default book) */
 static void rss(long *anon, long *file)
 {
 	*anon = *file = -1;
@@ -758,10 +760,10 @@ static int cmd_bench(const Opts *o)
 	size_t n = book_count(b);
 	printf("book            %s\n", name);
 	printf("positions       %zu (%.1f MB)\n", n, (double)(64 + 32 * n) / 1e6);
-	printf("open            first %.2f ms, median of %d %.2f ms (min %.2f ms): map + checksum + order check\n",
+	printf("open            first %.2f ms, median of %d %.2f ms (min %.2f ms): read + checksums + all checks\n",
 	       first * 1e3, RUNS, t[RUNS / 2] * 1e3, t[0] * 1e3);
 	printf("open CPU time   median %.2f ms (min %.2f ms)\n", cpu[RUNS / 2] * 1e3, cpu[0] * 1e3);
-	printf("memory          +%ld kB heap, +%ld kB mapped file pages after open\n", a1 - a0, f1 - f0);
+	printf("memory          +%ld kB heap, +%ld kB file pages after open\n", a1 - a0, f1 - f0);
 	if (n) {
 		/* probes: positions of the book under random symmetries, and misses */
 		uint64_t rng = 12345;
@@ -786,7 +788,7 @@ static int cmd_bench(const Opts *o)
 		       probes, hits);
 		free(q);
 		rss(&a1, &f1);
-		printf("memory          +%ld kB heap, +%ld kB mapped file pages after the lookups\n", a1 - a0,
+		printf("memory          +%ld kB heap, +%ld kB file pages after the lookups\n", a1 - a0,
 		       f1 - f0);
 	}
 	book_free(b);
