@@ -69,6 +69,7 @@ void util_zero_large(void *p, size_t bytes)
 #define MADV_POPULATE_WRITE 23
 #endif
 #define UTIL_PREFAULT_STEP ((size_t)2 << 20) /* one huge page */
+#define UTIL_PREFAULT_HEAD ((size_t)32 << 20)  /* faulted in at once */
 
 static atomic_int util_busy;
 
@@ -86,7 +87,7 @@ static void *util_prefault_main(void *arg)
 {
 	UtilPrefault *pf = arg;
 	const struct timespec ms = { 0, 1000000 };
-	size_t off = 0;
+	size_t off = pf->head; /* the head was faulted in by the caller */
 	while (off < pf->bytes && !atomic_load(&pf->stop)) {
 		if (atomic_load(&util_busy) > 0) {
 			nanosleep(&ms, NULL); /* a search runs: wait for it to end */
@@ -106,6 +107,13 @@ bool util_prefault_start(UtilPrefault *pf, void *p, size_t bytes)
 	util_prefault_stop(pf);
 	pf->p = p;
 	pf->bytes = bytes;
+	/* the head now, before the engine answers, unless a search runs: a
+	 * search that starts at once (a match's first move) finds its first
+	 * pages in place instead of stalling on faults near its deadline */
+	pf->head = bytes < UTIL_PREFAULT_HEAD ? bytes : UTIL_PREFAULT_HEAD;
+	if (!p || atomic_load(&util_busy) > 0 ||
+	    madvise(p, (pf->head + 4095) & ~(size_t)4095, MADV_POPULATE_WRITE) != 0)
+		pf->head = 0; /* a search runs (or no kernel support): all later */
 	atomic_store(&pf->stop, false);
 	atomic_store(&pf->done, false);
 	pthread_attr_t attr;

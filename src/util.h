@@ -41,13 +41,14 @@ void util_zero_large(void *p, size_t bytes);
  * waits at most for one 2 MiB step. */
 typedef struct UtilPrefault {
 	char *p;
-	size_t bytes;
+	size_t bytes, head;
 	atomic_bool stop;
 	atomic_bool done;
 	bool started;
 } UtilPrefault;
-/* Stop a previous run of pf, then start on [p, p + bytes); false when
- * no thread could be started (the pages then fault in when touched). */
+/* Stop a previous run of pf, fault in the first 32 MiB at once, then
+ * start on the rest of [p, p + bytes); false when no thread could be
+ * started (the pages then fault in when touched). */
 bool util_prefault_start(UtilPrefault *pf, void *p, size_t bytes);
 void util_prefault_stop(UtilPrefault *pf);
 /* Wait until the run has finished (tests and benchmarks). */
