@@ -14,6 +14,10 @@
  * while more moves follow on the same clock. */
 #define TIMEMAN_HARD_TARGETS 4.0
 #define TIMEMAN_HARD_SHARE 0.4
+/* The soft limit is this many targets: a search stops between iterations
+ * and so uses about 0.6-0.8 of its soft limit (measured), which would
+ * leave a quarter of a whole-game clock unused at the end. */
+#define TIMEMAN_SOFT_TARGETS 1.3
 
 double timeman_margin(double avail)
 {
@@ -119,7 +123,8 @@ static TimePlan clock_plan(const EngineLimits *lim, int empties)
 		hard = cap;
 	if (hard < TIMEMAN_MIN)
 		hard = TIMEMAN_MIN;
-	tp.soft = target < hard ? target : hard;
+	const double soft = TIMEMAN_SOFT_TARGETS * target;
+	tp.soft = soft < hard ? soft : hard;
 	if (tp.soft < TIMEMAN_MIN)
 		tp.soft = TIMEMAN_MIN;
 	tp.hard = hard;
