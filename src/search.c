@@ -43,7 +43,7 @@ enum { NODE_PV = 0, NODE_CUT = 1, NODE_ALL = 2 };
 #define SEARCH_SORT_SEARCH_DEPTH 5
 /* Depth from which moves are ordered by the child's static evaluation. */
 #define SEARCH_SORT_EVAL_DEPTH 3
-#define SEARCH_POLL_NODES 1024
+#define SEARCH_POLL_NODES 256
 
 static const double search_pc_t[SEARCH_SEL_NONE] = { 1.1, 1.5, 2.0, 2.6, 3.3 };
 static const int search_sel_pct[SEARCH_SEL_NONE + 1] = { 73, 87, 95, 98, 99, 100 };

@@ -29,7 +29,7 @@
  *    put for three iterations.  With use_all set (a per-move budget that
  *    is not banked) there is no soft stop: the time is all used unless
  *    the move is forced or the result proven;
- *  - hard: an absolute bound checked inside the search (every 1024 nodes,
+ *  - hard: an absolute bound checked inside the search (every 256 nodes,
  *    and by a watchdog while the exact solver runs) that stops it at once.
  *    hard never exceeds what the clock holds minus the margin.
  *
