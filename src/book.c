@@ -747,25 +747,15 @@ static ssize_t read_full(int fd, void *buf, size_t len)
 
 /* The file is read into memory, never mapped: another process may truncate
  * or rewrite it in place at any time (a mapped file would then fault on the
- * next probe).  O_NONBLOCK keeps a FIFO from blocking the open; anything but
- * a regular file is refused.  The header is read and checked first, so a
+ * next probe).  util_open_regular keeps a FIFO from blocking the open;
+ * anything but a regular file is refused.  The header is read and checked first, so a
  * large file that is not a book costs 64 bytes of reading. */
 Book *book_open(const char *path, char *err)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		set_err(err, path, strerror(errno));
-		return NULL;
-	}
 	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		set_err(err, path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		set_err(err, path, "not a regular file");
-		close(fd);
+	int fd = util_open_regular(path, &st);
+	if (fd < 0) {
+		set_err(err, path, fd == UTIL_NOT_REGULAR ? "not a regular file" : strerror(errno));
 		return NULL;
 	}
 	if (st.st_size <= 0) {

@@ -1,12 +1,12 @@
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "proto_io.h"
+#include "util.h"
 
 /* The cleaning every protocol applies to a line: blanks become spaces,
  * other control characters are dropped, and text past the buffer marks
@@ -153,21 +153,12 @@ bool proto_is_integer(const char *s)
 
 FILE *proto_open_regular(const char *path, char *why, size_t len)
 {
-	/* O_NONBLOCK: opening a FIFO with no writer must not wait for one */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, len, "%s", strerror(errno));
-		return NULL;
-	}
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, len, "not a regular file");
-		close(fd);
+	int fd = util_open_regular(path, &st);
+	if (fd < 0) {
+		snprintf(why, len, "%s", fd == UTIL_NOT_REGULAR ? "not a regular file" : strerror(errno));
 		return NULL;
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl != -1)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	FILE *f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(why, len, "%s", strerror(errno));

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 /* Monotonic wall-clock time in seconds. */
 double util_now(void);
@@ -65,6 +66,14 @@ uint64_t util_mem_available(void);
 /* MemAvailable of a meminfo file in the /proc/meminfo format, in bytes;
  * 0 when the file or the line is missing. */
 uint64_t util_meminfo_available(const char *path);
+
+/* Open a regular file for reading without ever blocking (O_NONBLOCK: a
+ * FIFO with no writer does not wait for one), its status in *st.  Returns
+ * the descriptor (reads block again, as on any file); -1 with errno set
+ * when it cannot be opened; UTIL_NOT_REGULAR for a FIFO, a device or a
+ * directory. */
+#define UTIL_NOT_REGULAR (-2)
+int util_open_regular(const char *path, struct stat *st);
 /* The check of a table size against memory: true (refused) when `mb` MiB
  * is more than `avail` bytes, with the reason in err, e.g. "30000 MiB of
  * hash is more than the memory available (23780 MiB)".  avail = 0

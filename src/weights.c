@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util.h"
 #include "weights.h"
 
 /* The default weights, included from data/eval.bin (path relative to the
@@ -146,16 +147,12 @@ unsigned char *weights_encode(const int16_t *w, uint32_t set_id, uint32_t phases
 
 unsigned char *weights_read_file(const char *path, size_t max, size_t *len, char *err)
 {
-	/* O_NONBLOCK: a FIFO must not block the open; only regular files */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, WEIGHTS_ERR, "%.100s: %.50s", path, strerror(errno));
-		return NULL;
-	}
+	/* a FIFO must not block the open; only regular files */
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, WEIGHTS_ERR, "%.100s: not a regular file", path);
-		close(fd);
+	int fd = util_open_regular(path, &st);
+	if (fd < 0) {
+		snprintf(err, WEIGHTS_ERR, "%.100s: %.50s", path,
+		         fd == UTIL_NOT_REGULAR ? "not a regular file" : strerror(errno));
 		return NULL;
 	}
 	if ((uint64_t)st.st_size > max) {
