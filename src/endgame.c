@@ -45,13 +45,10 @@
  * several threads, nodes with n <= EG_NEAR_MAX use a small table of the
  * thread's own (EG_NEAR_MB, about a core's L2 cache) instead of the shared
  * one: most table traffic is near the leaves, and two cores missing into
- * the big table at that rate slow each other down.  FFO #45-#49 with 2
- * threads, binaries interleaved position by position: 69.7 s against
- * 73.2 s for the shared table alone (3 rounds); 40.1 s against 42.4 s
- * with n <= 9, 42.0 s with n <= 11 and 43.3 s with 4 MB (2 rounds).
- * Threads rarely share such small subtrees.  One thread keeps the shared
- * table for all nodes: its own small table saved it no time and cost
- * nodes (+2.7 % with n <= 8 on #45-#49).
+ * the big table at that rate slow each other down (the measurements are
+ * in git: c6f4291).  Threads rarely share such small subtrees.  One thread
+ * keeps the shared table for all nodes: its own small table saved it no
+ * time and cost nodes.
  *
  * Passes: a side without a move passes; when neither side can move the game
  * is over and the score is board_final_score().  Normal scores on any board

@@ -1,5 +1,5 @@
 /*
- * endgame.h - the exact and win/loss/draw endgame solver (issue 3).
+ * endgame.h - the exact and win/loss/draw endgame solver.
  *
  * CONTRACT (other modules code against this; the solver's owner may add
  * fields and functions but not change these):
