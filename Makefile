@@ -83,6 +83,10 @@ $(BUILD)/tools/%.o: tools/%.c $(wildcard src/*.h tools/*.h) | $(BUILD)/tools
 $(BUILD)/tools/emilia-%: $(BUILD)/tools/emilia-%.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
 
+# emilia-train also links the game and label-file code of tools/labels.c
+$(BUILD)/tools/emilia-train: $(BUILD)/tools/emilia-train.o $(BUILD)/tools/labels.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
+
 tools: $(TOOLS:%=$(BUILD)/tools/%)
 	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
 

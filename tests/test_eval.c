@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "bit.h"
 #include "endgame.h"
 #include "eval.h"
 #include "game.h"
@@ -585,20 +586,26 @@ static uint64_t le64(const unsigned char *b)
 	return x;
 }
 
-START_TEST(test_train_engine_labels)
+/* A data directory (mkdtemp of the template in dir) for emilia-train
+ * holding wthor/WTH_2017.wtb = tests/data/wthor-small.wtb; returns that
+ * file's bytes. */
+static unsigned char *train_data_dir(char *dir, size_t *len)
 {
-	char dir[64] = "/tmp/emilia-test-train.XXXXXX", path[256], args[1600], out[16384];
+	char path[256];
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/wthor", dir);
 	ck_assert_int_eq(mkdir(path, 0755), 0);
-	size_t len;
-	unsigned char *wtb = slurp_path(test_data("wthor-small.wtb"), &len);
+	unsigned char *wtb = slurp_path(test_data("wthor-small.wtb"), len);
 	snprintf(path, sizeof path, "%s/wthor/WTH_2017.wtb", dir);
-	FILE *f = fopen(path, "wb");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(wtb, 1, len, f), len);
-	fclose(f);
-	free(wtb);
+	test_write_file(path, wtb, *len);
+	return wtb;
+}
+
+START_TEST(test_train_engine_labels)
+{
+	char dir[64] = "/tmp/emilia-test-train.XXXXXX", path[256], args[1600], out[16384];
+	size_t len;
+	free(train_data_dir(dir, &len));
 	/* every game is a training game (no test years), 4 exact solves at
 	 * 11-13 empties and 5 depth-2 search labels at 14-20 empties */
 	snprintf(args, sizeof args,
@@ -689,6 +696,176 @@ START_TEST(test_train_engine_labels)
 }
 END_TEST
 
+/* ---- emilia-train --make-labels: exact label files ---------------------- */
+
+/* The sampled position of a game at e empties (tools/labels.h): before the
+ * move played with e empties, after a forced pass. */
+static bool game_position_at(const WthorGame *w, int e, Board *out)
+{
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	for (int n = 0; n < w->nmoves; n++) {
+		if (game_must_pass(&g))
+			game_play(&g, BOARD_PASS);
+		if (game_empties(&g) == e) {
+			*out = g.board;
+			return true;
+		}
+		ck_assert_int_eq(game_play(&g, w->moves[n]), GAME_OK);
+	}
+	return false;
+}
+
+/* gunzip a label file into memory (through gzip(1)). */
+static unsigned char *gunzip_file(const char *path, size_t *len)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "gzip -dc '%s' > '%s.plain'", path, path);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "%s.plain", path);
+	unsigned char *b = slurp_path(cmd, len);
+	remove(cmd);
+	return b;
+}
+
+/* Check a label file against the solver: header, then per game and per
+ * empties 13..10 the exact score + 64, 255 for games that were not read. */
+static void check_label_file(const char *path, const char *head, WthorGame *games,
+                             const bool *valid, int ngames)
+{
+	size_t len;
+	unsigned char *b = gunzip_file(path, &len);
+	size_t hl = strlen(head);
+	ck_assert_uint_eq(len, hl + (size_t)ngames * 4);
+	ck_assert_int_eq(memcmp(b, head, hl), 0);
+	EndgameOptions eo = endgame_default_options();
+	for (int g = 0; g < ngames; g++)
+		for (int k = 0; k < 4; k++) {
+			int e = 13 - k, got = b[hl + (size_t)g * 4 + (size_t)k];
+			Board pos;
+			if (!valid[g]) {
+				ck_assert_int_eq(got, 255);
+				continue;
+			}
+			ck_assert(game_position_at(&games[g], e, &pos));
+			ck_assert_int_eq(64 - bit_count(pos.p | pos.o), e);
+			ck_assert_msg(got == endgame_solve(pos, &eo).score + 64, "game %d, %d empties", g, e);
+		}
+	free(b);
+}
+
+START_TEST(test_train_label_files)
+{
+	char dir[64] = "/tmp/emilia-test-labels.XXXXXX", path[256], args[1600], out[16384];
+	size_t len;
+	unsigned char *wtb = train_data_dir(dir, &len);
+	/* the archive's games: records 0-2 are valid, 3-5 are rejected */
+	WthorHeader h;
+	char err[WTHOR_ERR];
+	ck_assert(wthor_header(wtb, len, &h, err));
+	WthorGame wg[6], lg[9];
+	bool wvalid[6], lvalid[9];
+	for (uint32_t i = 0; i < 6; i++)
+		wvalid[i] = wthor_record(wtb, &h, i, &wg[i], err);
+	free(wtb);
+	/* logbook.gam.gz may be stored uncompressed (zlib reads both): lines
+	 * 1, 2, 3 and 9 are valid */
+	unsigned char *gam = slurp_path(test_data("logbook-small.gam"), &len);
+	snprintf(path, sizeof path, "%s/logbook.gam.gz", dir);
+	test_write_file(path, gam, len);
+	char *line = (char *)gam;
+	for (int i = 0; i < 9; i++) {
+		char *nl = strchr(line, '\n');
+		ck_assert_ptr_nonnull(nl);
+		*nl = 0;
+		lvalid[i] = wthor_logbook_line(line, &lg[i], err);
+		line = nl + 1;
+	}
+	free(gam);
+	ck_assert(wvalid[0] && wvalid[2] && !wvalid[3] && !wvalid[5]);
+	ck_assert(lvalid[0] && lvalid[2] && !lvalid[3] && lvalid[8]);
+
+	snprintf(args, sizeof args, "--data %s --make-labels %s/lab --label-empties 10-13 --threads 2",
+	         dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 2 chunks written (28 positions"), "%s", out);
+	char wpath[256], lpath[256];
+	snprintf(wpath, sizeof wpath, "%s/lab/WTH_2017.0.e10-13.lab.gz", dir);
+	snprintf(lpath, sizeof lpath, "%s/lab/logbook.0.e10-13.lab.gz", dir);
+	check_label_file(wpath, "emilia-labels 1 WTH_2017 0 3 10 13 1 exact\n", wg, wvalid, 3);
+	check_label_file(lpath, "emilia-labels 1 logbook 0 9 10 13 1 exact\n", lg, lvalid, 9);
+	size_t l1;
+	unsigned char *first = gunzip_file(lpath, &l1);
+
+	/* resumable: existing chunks are kept, a missing one is made again,
+	 * byte for byte */
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 0 chunks written (0 positions, 0 s solving), 2 already there"),
+	              "%s", out);
+	ck_assert_int_eq(remove(lpath), 0);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 1 chunks written (16 positions"), "%s", out);
+	size_t l2;
+	unsigned char *again = gunzip_file(lpath, &l2);
+	ck_assert_uint_eq(l1, l2);
+	ck_assert_int_eq(memcmp(first, again, l1), 0);
+	free(first);
+	free(again);
+	/* every second game only */
+	snprintf(args, sizeof args, "--data %s --make-labels %s/lab2 --label-empties 10-13 "
+	         "--label-stride 2 --threads 1", dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 2 chunks written (20 positions"), "%s", out);
+
+	/* the trainer uses them */
+	snprintf(args, sizeof args, "--data %s --out %s/w.bin --test 1900-1900 --phases 2-2 --epochs 2 "
+	         "--threads 2 --no-book --labels %s/lab", dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 28 exact labels from"), "%s", out);
+
+	/* broken label files are refused with the reason */
+#define LIT(s) s, sizeof(s) - 1
+	const struct {
+		const char *content;
+		size_t len;
+		const char *why;
+	} bad[] = {
+		{ LIT("emilia-labels 2 WTH_2017 0 1 10 10 1 exact\n@"), "version 2, this build reads version 1" },
+		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 depth6\n@"), "labels of kind 'depth6'" },
+		{ LIT("emilia-labels 1 WTH_2017 0 2 10 10 1 exact\n@"), "wrong length" },
+		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 exact\n\310"), "out of range" },
+		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 exact\n@@"), "wrong length" },
+		{ LIT("emilia-labels 1 WTH_2017 0 1 12 10 1 exact\n@"), "bad header" },
+		{ LIT("GIF89a"), "not a label file" },
+		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 exact\n\001"), "contradicts another file" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(path, sizeof path, "%s/bad", dir);
+		snprintf(args, sizeof args, "rm -rf '%s' && mkdir '%s'", path, path);
+		ck_assert_int_eq(system(args), 0);
+		snprintf(path, sizeof path, "%s/bad/WTH_2017.0.e10-10.lab.gz", dir);
+		test_write_file(path, bad[i].content, bad[i].len);
+		if (strstr(bad[i].why, "contradicts")) {
+			/* the same game and empties twice with different scores */
+			snprintf(path, sizeof path, "%s/bad/WTH_2017.0.e10-11.lab.gz", dir);
+			test_write_file(path, LIT("emilia-labels 1 WTH_2017 0 1 10 11 1 exact\n\377\002"));
+		}
+		snprintf(args, sizeof args, "--data %s --out %s/bad.bin --test 1900-1900 --labels %s/bad", dir, dir,
+		         dir);
+		ck_assert_int_eq(run_train(args, out, sizeof out), 1);
+		ck_assert_msg(strstr(out, bad[i].why), "case %zu: %s", i, out);
+	}
+#undef LIT
+	snprintf(args, sizeof args, "--data %s --out %s/none.bin --labels %s/none", dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 1);
+	ck_assert_msg(strstr(out, "cannot read"), "%s", out);
+	snprintf(args, sizeof args, "--data %s --make-labels %s/lab --label-empties 13-10", dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 2);
+	snprintf(args, sizeof args, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(args), 0);
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
 	Suite *s = suite_create("eval");
@@ -705,6 +882,7 @@ static Suite *eval_suite(void)
 	tcase_add_test(t, test_logbook_reader);
 	tcase_add_test(t, test_eval_cli);
 	tcase_add_test(t, test_train_engine_labels);
+	tcase_add_test(t, test_train_label_files);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -70,6 +70,7 @@
 #include "util.h"
 #include "weights.h"
 #include "wthor.h"
+#include "labels.h"
 
 #define NCHUNK 64
 #define HOLDOUT_EMPTIES 50
@@ -109,6 +110,9 @@ typedef struct Options {
 	const char *prior_file;
 	int expand_lo, expand_hi, max_expand;
 	bool no_mobility, no_logbook, no_book, theory_after;
+	const Labels *labels;    /* --labels: exact labels of game positions */
+	int check_depth[4], ncheck;  /* --check-depths: searches in the per-empties report */
+	long check_max;              /* --check-max: positions per empties searched */
 } Options;
 
 static uint64_t mix(uint64_t x)
@@ -197,7 +201,7 @@ typedef struct Stats {
 	long games, rejected, positions;
 } Stats;
 
-static void add_game(const Options *o, const WthorGame *w, Set *set, Stats *st)
+static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, Set *set, Stats *st)
 {
 	Game g;
 	game_init(&g, 8, VARIANT_NORMAL);
@@ -205,10 +209,14 @@ static void add_game(const Options *o, const WthorGame *w, Set *set, Stats *st)
 		if (game_must_pass(&g))
 			game_play(&g, BOARD_PASS);
 		int e = game_empties(&g);
-		bool exact = w->has_theory && e == w->theory_depth;
-		int black = w->has_theory && (e >= w->theory_depth || o->theory_after)
-		          ? w->black_theory : w->black_final;
-		set_add(set, g.board, e, g.side == BLACK ? black : -black, exact);
+		if (lab && lab[e] != LABEL_NONE) {
+			set_add(set, g.board, e, lab[e], true);
+		} else {
+			bool exact = w->has_theory && e == w->theory_depth;
+			int black = w->has_theory && (e >= w->theory_depth || o->theory_after)
+			          ? w->black_theory : w->black_final;
+			set_add(set, g.board, e, g.side == BLACK ? black : -black, exact);
+		}
 		st->positions++;
 		if (game_play(&g, w->moves[n]) != GAME_OK)
 			die("internal error: replay of a checked game failed");
@@ -223,114 +231,37 @@ static bool keep_game(const Options *o, uint64_t id)
 	return (double)(mix(id ^ mix(o->seed)) >> 11) / 9007199254740992.0 < o->fraction;
 }
 
-static void read_wtb(const Options *o, const char *path, Set *train, Set *test, Stats *st,
-                     bool is_wthor, uint64_t *gid)
-{
-	char err[WEIGHTS_ERR];
-	size_t len;
-	unsigned char *buf = weights_read_file(path, 64u << 20, &len, err);
-	if (!buf) {
-		fprintf(stderr, "emilia-train: %s (skipped)\n", err);
-		return;
-	}
-	WthorHeader h;
-	if (!wthor_header(buf, len, &h, err)) {
-		fprintf(stderr, "emilia-train: %s: %s (skipped)\n", path, err);
-		free(buf);
-		return;
-	}
-	if (err[0])
-		fprintf(stderr, "emilia-train: %s: %s\n", path, err);
-	bool is_test = is_wthor && h.year >= o->test_lo && h.year <= o->test_hi;
-	for (uint32_t i = 0; i < h.nrecords; i++) {
-		WthorGame w;
-		if (!wthor_record(buf, &h, i, &w, err)) {
-			fprintf(stderr, "emilia-train: %s: %s (skipped)\n", path, err);
-			st->rejected++;
-			continue;
-		}
-		if (!is_wthor)
-			w.has_theory = false;
-		if (!is_test && !keep_game(o, (*gid)++))
-			continue;
-		add_game(o, &w, is_test ? test : train, st);
-	}
-	free(buf);
-}
+typedef struct ReadCtx {
+	const Options *o;
+	Set *train, *test;
+	Stats st;
+	uint64_t gid;
+	long wthor, book, logbook;
+} ReadCtx;
 
-static void read_logbook(const Options *o, const char *path, Set *train, Stats *st, uint64_t *gid)
+static void read_visit(void *user, const GameRef *r, const WthorGame *w)
 {
-	gzFile f = gzopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "emilia-train: %s: cannot open (skipped)\n", path);
+	ReadCtx *c = user;
+	const Options *o = c->o;
+	bool is_test = r->wthor && r->year >= o->test_lo && r->year <= o->test_hi;
+	if (!is_test && !keep_game(o, c->gid++))
 		return;
-	}
-	char line[1024];
-	long ln = 0;
-	while (gzgets(f, line, sizeof line)) {
-		ln++;
-		size_t l = strlen(line);
-		if (l == sizeof line - 1 && line[l - 1] != '\n') {
-			fprintf(stderr, "emilia-train: %s:%ld: line too long (skipped)\n", path, ln);
-			st->rejected++;
-			int c;
-			while ((c = gzgetc(f)) >= 0 && c != '\n')
-				;
-			continue;
-		}
-		WthorGame w;
-		char err[WTHOR_ERR];
-		if (!wthor_logbook_line(line, &w, err)) {
-			fprintf(stderr, "emilia-train: %s:%ld: %s (skipped)\n", path, ln, err);
-			st->rejected++;
-			continue;
-		}
-		if (!keep_game(o, (*gid)++))
-			continue;
-		add_game(o, &w, train, st);
-	}
-	gzclose(f);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	if (r->wthor)
+		c->wthor++;
+	else if (!strcmp(r->source, "book"))
+		c->book++;
+	else
+		c->logbook++;
+	add_game(o, w, labels_find(o->labels, r->source, r->index), is_test ? c->test : c->train, &c->st);
 }
 
 static void read_all(const Options *o, Set *train, Set *test)
 {
-	Stats st = { 0, 0, 0 };
-	char path[4096];
-	uint64_t gid = 0;
-	/* WTHOR years in order */
-	char *names[200];
-	int nn = 0;
-	for (int y = 1970; y < 2100 && nn < 200; y++) {
-		snprintf(path, sizeof path, "%s/wthor/WTH_%d.wtb", o->data, y);
-		FILE *f = fopen(path, "rb");
-		if (f) {
-			fclose(f);
-			names[nn++] = strdup(path);
-		}
-	}
-	qsort(names, (size_t)nn, sizeof *names, cmp_str);
-	if (!nn)
-		fprintf(stderr, "emilia-train: no %s/wthor/WTH_*.wtb files\n", o->data);
-	for (int i = 0; i < nn; i++) {
-		read_wtb(o, names[i], train, test, &st, true, &gid);
-		free(names[i]);
-	}
-	fprintf(stderr, "wthor: %ld games, %ld rejected\n", st.games, st.rejected);
-	if (!o->no_book) {
-		snprintf(path, sizeof path, "%s/Logistello_book_1999.wtb", o->data);
-		read_wtb(o, path, train, test, &st, false, &gid);
-		fprintf(stderr, "+ Logistello book: %ld games, %ld rejected\n", st.games, st.rejected);
-	}
-	if (!o->no_logbook) {
-		snprintf(path, sizeof path, "%s/logbook.gam.gz", o->data);
-		read_logbook(o, path, train, &st, &gid);
-		fprintf(stderr, "+ logbook: %ld games, %ld rejected\n", st.games, st.rejected);
-	}
+	ReadCtx c = { o, train, test, { 0, 0, 0 }, 0, 0, 0, 0 };
+	games_for_each(o->data, (o->no_book ? GAMES_NO_BOOK : 0u) | (o->no_logbook ? GAMES_NO_LOGBOOK : 0u),
+	               read_visit, &c);
+	fprintf(stderr, "games: %ld WTHOR, %ld Logistello book, %ld logbook\n", c.wthor, c.book, c.logbook);
+	Stats st = c.st;
 	/* hold-out: no test position (up to symmetry) with fewer than
 	 * HOLDOUT_EMPTIES empties is trained on; the first moves of the
 	 * opening are common to nearly every game (the start position among
@@ -919,6 +850,58 @@ static void report(const char *name, const Set *s, FILE *rep)
 	}
 }
 
+/* The error by empties (10..30) on the exactly labelled positions of a
+ * set: the static evaluation, and with --check-depths the depth-D
+ * searches of at most --check-max positions per empties (the first in
+ * table order, a fixed choice). */
+static void report_empties(const Options *o, const char *name, Set *s, FILE *rep)
+{
+	enum { LO = 10, HI = 30 };
+	const Evaluator *ev = eval_get(8, VARIANT_NORMAL);
+	double err[HI + 1] = { 0 }, serr[4][HI + 1] = { { 0 } };
+	long cnt[HI + 1] = { 0 }, scnt[HI + 1] = { 0 };
+	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
+	size_t n = 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		Sample *x = &s->slot[i];
+		if (!x->cnt || x->exact != LABEL_EXACT || x->empties < LO || x->empties > HI)
+			continue;
+		err[x->empties] += fabs(eval_score(ev, x->p, x->o) - (double)x->sum / x->cnt);
+		cnt[x->empties]++;
+		if (scnt[x->empties] < o->check_max) {
+			scnt[x->empties]++;
+			todo[n++] = x;
+		}
+	}
+	for (int d = 0; d < o->ncheck; d++) {
+		SearchJob job = { todo, n, 0, o->check_depth[d], xcalloc(n + 1, 1) };
+		train_run_threads(search_worker, &job, o->threads);
+		for (size_t i = 0; i < n; i++)
+			serr[d][todo[i]->empties] += fabs(job.score[i] - (double)todo[i]->sum / todo[i]->cnt);
+		free(job.score);
+	}
+	free(todo);
+	FILE *fs[2] = { stdout, rep };
+	for (int k = 0; k < 2; k++) {
+		FILE *fo = fs[k];
+		if (!fo)
+			continue;
+		fprintf(fo, "%s set, exactly labelled positions: mean absolute error by empties (discs)\n", name);
+		fprintf(fo, "  empties positions  static");
+		for (int d = 0; d < o->ncheck; d++)
+			fprintf(fo, "  depth %-2d", o->check_depth[d]);
+		fprintf(fo, "%s\n", o->ncheck ? "  (searched)" : "");
+		for (int e = LO; e <= HI; e++) {
+			if (!cnt[e])
+				continue;
+			fprintf(fo, "  %7d %9ld %7.2f", e, cnt[e], err[e] / cnt[e]);
+			for (int d = 0; d < o->ncheck; d++)
+				fprintf(fo, "  %8.2f", serr[d][e] / scnt[e]);
+			fprintf(fo, o->ncheck ? "  %10ld\n" : "\n", scnt[e]);
+		}
+	}
+}
+
 /* ---- the hand-tuned evaluations: measure, and fit their parameters ------ */
 
 /* Square class under the board's 8 symmetries: (min distance to an edge
@@ -1154,6 +1137,11 @@ static int usage(void)
 	        "                    [--search-mid LO-HI --max-search N] [--expand LO-HI --max-expand N]\n"
 	        "                    [--search-depth D] [--search-cache FILE] [--search-eval WEIGHTS]\n"
 	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
+	        "                    [--labels DIR (exact labels from --make-labels)]\n"
+	        "                    [--check-depths D1,D2 [--check-max N]] (searched error by empties)\n"
+	        "       emilia-train --data DIR --make-labels OUTDIR --label-empties LO-HI [--threads N]\n"
+	        "                    [--label-years Y1-Y2] [--label-stride K] [--time-limit SECONDS]\n"
+	        "                    (solve the game positions with LO-HI empties; resumable)\n"
 	        "       emilia-train --speed N   (evaluations per second)\n"
 	        "       emilia-train --write-placeholder FILE   (the previous evaluation as weights)\n"
 	        "       emilia-train --fit-hand N   (fit and measure the 6x6 and Anti evaluations)\n"
@@ -1165,8 +1153,12 @@ int main(int argc, char **argv)
 {
 	Options o = { 0 };
 	o.out = "data/eval.bin";
-	o.test_lo = 2016;
+	o.test_lo = 2015;
 	o.test_hi = 2017;
+	LabelJob lj = { 0 };
+	lj.stride = 1;
+	lj.threads = 2;
+	const char *labels_dir = NULL;
 	o.threads = 2;
 	o.epochs = 150;
 	o.lr = 0.3;
@@ -1178,6 +1170,7 @@ int main(int argc, char **argv)
 	o.mob_max_phase = 9;
 	o.theory_after = true;
 	o.max_solve = 1000000;
+	o.check_max = 1000;
 	o.ph_hi = PATTERN_PHASES - 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1212,6 +1205,35 @@ int main(int argc, char **argv)
 			o.cache = v;
 		else if (!strcmp(a, "--report"))
 			o.report = v;
+		else if (!strcmp(a, "--check-depths")) {
+			char *end;
+			const char *q = v;
+			o.ncheck = 0;
+			while (o.ncheck < 4) {
+				long d = strtol(q, &end, 10);
+				if (end == q || d < 1 || d > 20)
+					return usage();
+				o.check_depth[o.ncheck++] = (int)d;
+				if (*end != ',')
+					break;
+				q = end + 1;
+			}
+		} else if (!strcmp(a, "--check-max") && util_parse_int(v, 1, 100000000, &l))
+			o.check_max = l;
+		else if (!strcmp(a, "--labels"))
+			labels_dir = v;
+		else if (!strcmp(a, "--make-labels"))
+			lj.out = v;
+		else if (!strcmp(a, "--label-empties")) {
+			if (sscanf(v, "%d-%d", &lj.lo, &lj.hi) != 2 || lj.lo < 1 || lj.hi > 30 || lj.lo > lj.hi)
+				return usage();
+		} else if (!strcmp(a, "--label-years")) {
+			if (sscanf(v, "%d-%d", &lj.year_lo, &lj.year_hi) != 2 || lj.year_lo < 1 || lj.year_lo > lj.year_hi)
+				return usage();
+		} else if (!strcmp(a, "--label-stride") && util_parse_int(v, 1, 1000000, &l))
+			lj.stride = (int)l;
+		else if (!strcmp(a, "--time-limit"))
+			lj.time_limit = atof(v);
 		else if (!strcmp(a, "--eval-only"))
 			o.eval_only = v;
 		else if (!strcmp(a, "--phases")) {
@@ -1282,6 +1304,20 @@ int main(int argc, char **argv)
 	}
 	if (!o.data)
 		return usage();
+	if (lj.out) {
+		if (!lj.lo)
+			return usage();
+		lj.data = o.data;
+		lj.threads = o.threads;
+		return labels_make(&lj);
+	}
+	Labels *labels = NULL;
+	if (labels_dir) {
+		if (!(labels = labels_load(labels_dir)))
+			return 1;
+		fprintf(stderr, "labels: %ld exact labels from %s\n", labels_count(labels), labels_dir);
+		o.labels = labels;
+	}
 	if (o.prior_file) {
 		char perr[WEIGHTS_ERR];
 		size_t plen;
@@ -1340,10 +1376,12 @@ int main(int argc, char **argv)
 		        (unsigned long long)o.seed, o.no_mobility ? "off" : "on", o.test_lo, o.test_hi);
 	report("train", &train_set, rep);
 	report("test", &test_set, rep);
+	report_empties(&o, "test", &test_set, rep);
 	if (rep)
 		fclose(rep);
 	fprintf(stderr, "total %.0f s\n", util_now() - t0);
 	free(train_set.slot);
 	free(test_set.slot);
+	labels_free(labels);
 	return 0;
 }

@@ -1,0 +1,505 @@
+/*
+ * labels.c - the training archives game by game, and exact label files
+ * (labels.h).
+ */
+#include "labels.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include "endgame.h"
+#include "game.h"
+#include "util.h"
+#include "weights.h"
+
+#define LABEL_FILE_MAGIC "emilia-labels"
+#define LABEL_FILE_VERSION 1
+#define LABEL_SKIP 255
+
+/* ---- the archives ------------------------------------------------------- */
+
+static long visit_wtb(const char *path, const char *source, bool wthor, GameFn fn, void *user)
+{
+	char err[WEIGHTS_ERR];
+	size_t len;
+	unsigned char *buf = weights_read_file(path, 64u << 20, &len, err);
+	if (!buf) {
+		fprintf(stderr, "%s (skipped)\n", err);
+		return 0;
+	}
+	WthorHeader h;
+	if (!wthor_header(buf, len, &h, err)) {
+		fprintf(stderr, "%s: %s (skipped)\n", path, err);
+		free(buf);
+		return 0;
+	}
+	if (err[0])
+		fprintf(stderr, "%s: %s\n", path, err);
+	long n = 0;
+	for (uint32_t i = 0; i < h.nrecords; i++) {
+		WthorGame w;
+		if (!wthor_record(buf, &h, i, &w, err)) {
+			fprintf(stderr, "%s: %s (skipped)\n", path, err);
+			continue;
+		}
+		if (!wthor)
+			w.has_theory = false;
+		GameRef r = { source, i, wthor, wthor ? h.year : 0 };
+		fn(user, &r, &w);
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+static long visit_logbook(const char *path, GameFn fn, void *user)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "%s: cannot open (skipped)\n", path);
+		return 0;
+	}
+	char line[1024];
+	long n = 0;
+	uint32_t ln = 0;
+	while (gzgets(f, line, sizeof line)) {
+		uint32_t index = ln++;
+		size_t l = strlen(line);
+		if (l == sizeof line - 1 && line[l - 1] != '\n') {
+			fprintf(stderr, "%s:%u: line too long (skipped)\n", path, index + 1);
+			int c;
+			while ((c = gzgetc(f)) >= 0 && c != '\n')
+				;
+			continue;
+		}
+		WthorGame w;
+		char err[WTHOR_ERR];
+		if (!wthor_logbook_line(line, &w, err)) {
+			fprintf(stderr, "%s:%u: %s (skipped)\n", path, index + 1, err);
+			continue;
+		}
+		GameRef r = { "logbook", index, false, 0 };
+		fn(user, &r, &w);
+		n++;
+	}
+	gzclose(f);
+	return n;
+}
+
+long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user)
+{
+	char path[4096], source[32];
+	long n = 0;
+	int years = 0;
+	for (int y = 1970; y < 2100; y++) {
+		snprintf(path, sizeof path, "%s/wthor/WTH_%d.wtb", dir, y);
+		struct stat st;
+		if (stat(path, &st) != 0)
+			continue;
+		snprintf(source, sizeof source, "WTH_%d", y);
+		n += visit_wtb(path, source, true, fn, user);
+		years++;
+	}
+	if (!years)
+		fprintf(stderr, "no %s/wthor/WTH_*.wtb files\n", dir);
+	if (!(flags & GAMES_NO_BOOK)) {
+		snprintf(path, sizeof path, "%s/Logistello_book_1999.wtb", dir);
+		n += visit_wtb(path, "book", false, fn, user);
+	}
+	if (!(flags & GAMES_NO_LOGBOOK)) {
+		snprintf(path, sizeof path, "%s/logbook.gam.gz", dir);
+		n += visit_logbook(path, fn, user);
+	}
+	return n;
+}
+
+/* The sampled positions of a game (labels.h), by empties; false where
+ * there is none. */
+static void game_positions(const WthorGame *w, Board pos[61], bool has[61])
+{
+	memset(has, 0, 61 * sizeof *has);
+	Game g;
+	game_init(&g, 8, VARIANT_NORMAL);
+	for (int n = 0; n < w->nmoves; n++) {
+		if (game_must_pass(&g))
+			game_play(&g, BOARD_PASS);
+		int e = game_empties(&g);
+		pos[e] = g.board;
+		has[e] = true;
+		if (game_play(&g, w->moves[n]) != GAME_OK)
+			break; /* the readers replayed it: cannot happen */
+	}
+}
+
+static int solve_exact(Board b)
+{
+	EndgameOptions eo = endgame_default_options();
+	eo.threads = 1;
+	eo.hash_mb = 16;
+	return endgame_solve(b, &eo).score;
+}
+
+int labels_solve_one(const WthorGame *g, int empties)
+{
+	Board pos[61];
+	bool has[61];
+	if (empties < 0 || empties > 60)
+		return LABEL_NONE;
+	game_positions(g, pos, has);
+	return has[empties] ? solve_exact(pos[empties]) : LABEL_NONE;
+}
+
+/* ---- writing label files ------------------------------------------------ */
+
+typedef struct Task {
+	Board b;
+	uint32_t slot;   /* byte offset in the chunk */
+} Task;
+
+typedef struct Chunk {
+	const LabelJob *job;
+	char source[32];
+	uint32_t first, count;   /* count = last index seen + 1 - first */
+	WthorGame *games;        /* LABELS_CHUNK, valid where present[] */
+	bool *present;
+	Task *tasks;
+	size_t ntasks;
+	_Atomic size_t next;
+	uint8_t *bytes;
+	double t0, spent;
+	long written, skipped, positions;
+	bool stopped;
+} Chunk;
+
+static void *label_worker(void *arg)
+{
+	Chunk *c = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&c->next, 1);
+		if (i >= c->ntasks)
+			break;
+		int s = solve_exact(c->tasks[i].b);
+		c->bytes[c->tasks[i].slot] = (uint8_t)(s + 64);
+	}
+	return NULL;
+}
+
+static void chunk_path(const Chunk *c, char *path, size_t size, bool tmp)
+{
+	snprintf(path, size, "%s/%s.%u.e%d-%d.lab.gz%s", c->job->out, c->source, c->first, c->job->lo,
+	         c->job->hi, tmp ? ".tmp" : "");
+}
+
+/* Solve and write the chunk gathered so far (unless its file exists). */
+static void chunk_flush(Chunk *c)
+{
+	if (!c->count)
+		return;
+	const LabelJob *j = c->job;
+	const int width = j->hi - j->lo + 1;
+	char path[4096], tmp[4096];
+	chunk_path(c, path, sizeof path, false);
+	chunk_path(c, tmp, sizeof tmp, true);
+	struct stat st;
+	if (stat(path, &st) == 0 || c->stopped) {
+		c->skipped++;
+		goto done;
+	}
+	if (j->time_limit > 0 && util_now() - c->t0 > j->time_limit) {
+		fprintf(stderr, "labels: time limit reached; the next run goes on from %s\n", path);
+		c->stopped = true;
+		goto done;
+	}
+	double t1 = util_now();
+	c->bytes = malloc((size_t)c->count * (size_t)width);
+	c->tasks = malloc((size_t)c->count * (size_t)width * sizeof *c->tasks);
+	if (!c->bytes || !c->tasks) {
+		fprintf(stderr, "labels: out of memory\n");
+		exit(1);
+	}
+	memset(c->bytes, LABEL_SKIP, (size_t)c->count * (size_t)width);
+	c->ntasks = 0;
+	for (uint32_t g = 0; g < c->count; g++) {
+		if (!c->present[g] || (c->first + g) % (uint32_t)j->stride)
+			continue;
+		Board pos[61];
+		bool has[61];
+		game_positions(&c->games[g], pos, has);
+		for (int e = j->lo; e <= j->hi; e++)
+			if (has[e])
+				c->tasks[c->ntasks++] = (Task){ pos[e], g * (uint32_t)width + (uint32_t)(j->hi - e) };
+	}
+	atomic_store(&c->next, 0);
+	pthread_t th[64];
+	int nt = j->threads < 1 ? 1 : j->threads > 64 ? 64 : j->threads;
+	for (int t = 0; t < nt; t++)
+		pthread_create(&th[t], NULL, label_worker, c);
+	for (int t = 0; t < nt; t++)
+		pthread_join(th[t], NULL);
+	gzFile f = gzopen(tmp, "wb9");
+	if (!f) {
+		fprintf(stderr, "labels: cannot write %s: %s\n", tmp, strerror(errno));
+		exit(1);
+	}
+	char head[160];
+	int hl = snprintf(head, sizeof head, "%s %d %s %u %u %d %d %d exact\n", LABEL_FILE_MAGIC,
+	                  LABEL_FILE_VERSION, c->source, c->first, c->count, j->lo, j->hi, j->stride);
+	size_t nb = (size_t)c->count * (size_t)width;
+	if (gzwrite(f, head, (unsigned)hl) != hl || gzwrite(f, c->bytes, (unsigned)nb) != (int)nb
+	    || gzclose(f) != Z_OK || rename(tmp, path) != 0) {
+		fprintf(stderr, "labels: cannot write %s\n", path);
+		remove(tmp);
+		exit(1);
+	}
+	double dt = util_now() - t1;
+	c->spent += dt;
+	c->written++;
+	c->positions += (long)c->ntasks;
+	fprintf(stderr, "labels: %s: %zu positions in %.1f s (%.2f ms each)\n", path, c->ntasks, dt,
+	        c->ntasks ? 1000.0 * dt * nt / (double)c->ntasks : 0.0);
+	free(c->bytes);
+	free(c->tasks);
+	c->bytes = NULL;
+	c->tasks = NULL;
+done:
+	memset(c->present, 0, LABELS_CHUNK * sizeof *c->present);
+	c->count = 0;
+}
+
+static void label_visit(void *user, const GameRef *r, const WthorGame *w)
+{
+	Chunk *c = user;
+	const LabelJob *j = c->job;
+	if (j->wthor_only && !r->wthor)
+		return;
+	if (j->year_lo && (!r->wthor || r->year < j->year_lo || r->year > j->year_hi))
+		return;
+	uint32_t first = r->index / LABELS_CHUNK * LABELS_CHUNK;
+	if (c->count && (strcmp(c->source, r->source) || first != c->first))
+		chunk_flush(c);
+	if (!c->count) {
+		snprintf(c->source, sizeof c->source, "%s", r->source);
+		c->first = first;
+	}
+	c->games[r->index - first] = *w;
+	c->present[r->index - first] = true;
+	c->count = r->index - first + 1;
+}
+
+int labels_make(const LabelJob *job)
+{
+	if (mkdir(job->out, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "labels: cannot create %s: %s\n", job->out, strerror(errno));
+		return 1;
+	}
+	Chunk c;
+	memset(&c, 0, sizeof c);
+	c.job = job;
+	c.games = malloc(LABELS_CHUNK * sizeof *c.games);
+	c.present = calloc(LABELS_CHUNK, sizeof *c.present);
+	if (!c.games || !c.present) {
+		fprintf(stderr, "labels: out of memory\n");
+		return 1;
+	}
+	c.t0 = util_now();
+	games_for_each(job->data, 0, label_visit, &c);
+	chunk_flush(&c);
+	fprintf(stderr, "labels: %ld chunks written (%ld positions, %.0f s solving), %ld already there%s\n",
+	        c.written, c.positions, c.spent, c.skipped, c.stopped ? "; stopped by the time limit" : "");
+	free(c.games);
+	free(c.present);
+	return 0;
+}
+
+/* ---- reading label files ------------------------------------------------ */
+
+typedef struct LabelSource {
+	char name[32];
+	uint32_t n;        /* games with room */
+	int8_t *lab;       /* n * 61, LABEL_NONE where unknown */
+} LabelSource;
+
+struct Labels {
+	LabelSource *src;
+	int nsrc;
+	long count;
+};
+
+static LabelSource *labels_source(Labels *l, const char *name, uint32_t need)
+{
+	LabelSource *s = NULL;
+	for (int i = 0; i < l->nsrc; i++)
+		if (!strcmp(l->src[i].name, name))
+			s = &l->src[i];
+	if (!s) {
+		LabelSource *ns = realloc(l->src, (size_t)(l->nsrc + 1) * sizeof *ns);
+		if (!ns)
+			return NULL;
+		l->src = ns;
+		s = &l->src[l->nsrc++];
+		memset(s, 0, sizeof *s);
+		snprintf(s->name, sizeof s->name, "%s", name);
+	}
+	if (need > s->n) {
+		uint32_t n = need < 2 * s->n ? 2 * s->n : need;
+		int8_t *nl = realloc(s->lab, (size_t)n * 61);
+		if (!nl)
+			return NULL;
+		memset(nl + (size_t)s->n * 61, LABEL_NONE, (size_t)(n - s->n) * 61);
+		s->lab = nl;
+		s->n = n;
+	}
+	return s;
+}
+
+/* Read one label file into l; false and a message when it is broken. */
+static bool labels_read_file(Labels *l, const char *path)
+{
+	gzFile f = gzopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "labels: cannot open %s\n", path);
+		return false;
+	}
+	char head[160], magic[32], source[32], method[64];
+	int version, lo, hi, stride;
+	unsigned first, count;
+	bool ok = false;
+	uint8_t *bytes = NULL;
+	if (!gzgets(f, head, sizeof head)
+	    || sscanf(head, "%31s %d %31s %u %u %d %d %d %63s", magic, &version, source, &first, &count,
+	              &lo, &hi, &stride, method) != 9
+	    || strcmp(magic, LABEL_FILE_MAGIC)) {
+		fprintf(stderr, "labels: %s: not a label file\n", path);
+		goto out;
+	}
+	if (version != LABEL_FILE_VERSION) {
+		fprintf(stderr, "labels: %s: version %d, this build reads version %d\n", path, version,
+		        LABEL_FILE_VERSION);
+		goto out;
+	}
+	if (strcmp(method, "exact")) {
+		fprintf(stderr, "labels: %s: labels of kind '%s', this build reads 'exact'\n", path, method);
+		goto out;
+	}
+	if (lo < 0 || hi > 60 || lo > hi || count == 0 || count > 1000000 || first > 100000000
+	    || stride < 1) {
+		fprintf(stderr, "labels: %s: bad header\n", path);
+		goto out;
+	}
+	const size_t width = (size_t)(hi - lo + 1), nb = (size_t)count * width;
+	bytes = malloc(nb + 1);
+	if (!bytes || gzread(f, bytes, (unsigned)(nb + 1)) != (int)nb) {
+		fprintf(stderr, "labels: %s: %s\n", path, bytes ? "wrong length" : "out of memory");
+		goto out;
+	}
+	LabelSource *s = labels_source(l, source, first + count);
+	if (!s) {
+		fprintf(stderr, "labels: out of memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (bytes[i] == LABEL_SKIP)
+			continue;
+		if (bytes[i] > 128) {
+			fprintf(stderr, "labels: %s: byte %zu out of range\n", path, i);
+			goto out;
+		}
+		int8_t *slot = &s->lab[(size_t)(first + i / width) * 61 + (size_t)hi - i % width];
+		int v = bytes[i] - 64;
+		if (*slot != LABEL_NONE && *slot != v) {
+			fprintf(stderr, "labels: %s: contradicts another file\n", path);
+			goto out;
+		}
+		if (*slot == LABEL_NONE)
+			l->count++;
+		*slot = (int8_t)v;
+	}
+	ok = true;
+out:
+	free(bytes);
+	gzclose(f);
+	return ok;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+Labels *labels_load(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "labels: cannot read %s: %s\n", dir, strerror(errno));
+		return NULL;
+	}
+	Labels *l = calloc(1, sizeof *l);
+	char **names = NULL;
+	size_t nn = 0;
+	struct dirent *de;
+	while (l && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (len < 7 || strcmp(de->d_name + len - 7, ".lab.gz"))
+			continue;
+		char **nv = realloc(names, (nn + 1) * sizeof *names);
+		if (!nv || !(nv[nn] = strdup(de->d_name))) {
+			free(nv);
+			names = NULL;
+			break;
+		}
+		names = nv;
+		nn++;
+	}
+	closedir(d);
+	if (!l || (nn && !names)) {
+		fprintf(stderr, "labels: out of memory\n");
+		labels_free(l);
+		return NULL;
+	}
+	qsort(names, nn, sizeof *names, cmp_name);
+	bool ok = true;
+	for (size_t i = 0; i < nn; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (ok && !labels_read_file(l, path))
+			ok = false;
+		free(names[i]);
+	}
+	free(names);
+	if (!ok) {
+		labels_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+const int8_t *labels_find(const Labels *l, const char *source, uint32_t index)
+{
+	if (!l)
+		return NULL;
+	for (int i = 0; i < l->nsrc; i++)
+		if (!strcmp(l->src[i].name, source))
+			return index < l->src[i].n ? &l->src[i].lab[(size_t)index * 61] : NULL;
+	return NULL;
+}
+
+long labels_count(const Labels *l)
+{
+	return l ? l->count : 0;
+}
+
+void labels_free(Labels *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->nsrc; i++)
+		free(l->src[i].lab);
+	free(l->src);
+	free(l);
+}

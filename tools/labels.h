@@ -1,0 +1,92 @@
+/*
+ * labels.h - the training archives game by game, and exact labels stored
+ * as references into them.
+ *
+ * Games.  A data directory holds wthor/WTH_YYYY.wtb (tournament games),
+ * Logistello_book_1999.wtb and logbook.gam.gz.  games_for_each() visits
+ * every readable game in a fixed order (WTHOR years ascending, the book,
+ * the self-play games) and names each by its source ("WTH_1990", "book",
+ * "logbook") and its index in that source (the record number, or the line
+ * number from 0), so that a label can point at a game without storing
+ * the board.
+ *
+ * Sampled positions.  The position of a game at e empties is the one
+ * before the move played with e empties on the board (after any forced
+ * pass), seen from the side to move: a game has at most one per e.
+ *
+ * Label files.  labels_make() solves the sampled positions with LO..HI
+ * empties of every game exactly and writes them in chunks of
+ * LABELS_CHUNK games, one gzip file per chunk:
+ *     DIR/<source>.<first game>.e<LO>-<HI>.lab.gz
+ * holding the text line
+ *     emilia-labels 1 <source> <first> <count> <LO> <HI> <stride> exact\n
+ * then count * (HI - LO + 1) bytes, game after game, empties from HI
+ * down to LO: the exact final disc difference for the side to move plus
+ * 64 (0..128), or 255 where the game has no such position or was skipped
+ * (with --label-stride K only every K-th game is labelled).  A chunk is
+ * written to a temporary name and renamed when complete, and chunks that
+ * exist are skipped, so a run can stop at any time (--time-limit stops
+ * after the chunk in progress) and a later run resumes.  Exact scores do
+ * not depend on the thread count: the files are the same on every run.
+ */
+#ifndef EMILIA_TOOLS_LABELS_H
+#define EMILIA_TOOLS_LABELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "wthor.h"
+
+#define LABELS_CHUNK 2000
+#define LABEL_NONE (-128)
+
+enum {
+	GAMES_NO_BOOK = 1,     /* skip Logistello_book_1999.wtb */
+	GAMES_NO_LOGBOOK = 2   /* skip logbook.gam.gz */
+};
+
+typedef struct GameRef {
+	const char *source;    /* "WTH_1990", "book", "logbook" */
+	uint32_t index;        /* in the source, from 0 */
+	bool wthor;            /* a tournament game (WTHOR theoretical score valid) */
+	int year;              /* WTHOR year, 0 otherwise */
+} GameRef;
+
+typedef void (*GameFn)(void *user, const GameRef *ref, const WthorGame *g);
+
+/* Visit every game of `dir` (see above); unreadable files and malformed
+ * records are reported on stderr and skipped.  Returns the number of
+ * games visited. */
+long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user);
+
+typedef struct Labels Labels;
+
+/* Read every *.lab.gz file of `dir`; NULL and a message on stderr when a
+ * file is broken or `dir` cannot be read.  An empty directory gives an
+ * empty set. */
+Labels *labels_load(const char *dir);
+/* The labels of a game, indexed by empties (0..60), LABEL_NONE where
+ * there is none; NULL when the game has no label at all. */
+const int8_t *labels_find(const Labels *l, const char *source, uint32_t index);
+long labels_count(const Labels *l);
+void labels_free(Labels *l);
+
+typedef struct LabelJob {
+	const char *data;      /* the archives */
+	const char *out;       /* directory of the label files */
+	int lo, hi;            /* empties */
+	int stride;            /* label every stride-th game (1 = all) */
+	int year_lo, year_hi;  /* WTHOR years to label; 0-0 = every source */
+	bool wthor_only;       /* only tournament games */
+	int threads;
+	double time_limit;     /* seconds; 0 = none */
+} LabelJob;
+
+/* Write the missing chunks of a job (see above); 0 on success. */
+int labels_make(const LabelJob *job);
+
+/* The exact score of the side to move of a game's position at `empties`
+ * (the reference the tests compare label files with); LABEL_NONE when the
+ * game has no such position. */
+int labels_solve_one(const WthorGame *g, int empties);
+
+#endif
