@@ -601,6 +601,28 @@ static unsigned char *train_data_dir(char *dir, size_t *len)
 	return wtb;
 }
 
+/* The trainer's search label: iterative deepening 1..depth, a fresh
+ * 4 MiB table, no ProbCut, the built-in weights. */
+static int search_label(Board b, int depth)
+{
+	TT tt;
+	ck_assert(tt_init(&tt, 4));
+	SearchShared sh;
+	SearchThread *t = calloc(1, sizeof *t);
+	ck_assert_ptr_nonnull(t);
+	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	sh.threads = t;
+	sh.nthreads = 1;
+	search_thread_init(t, &sh, 0);
+	t->sel = SEARCH_SEL_NONE;
+	int v = 0;
+	for (int d = 1; d <= depth; d++)
+		v = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
+	free(t);
+	tt_free(&tt);
+	return v;
+}
+
 START_TEST(test_train_engine_labels)
 {
 	char dir[64] = "/tmp/emilia-test-train.XXXXXX", path[256], args[1600], out[16384];
@@ -639,16 +661,6 @@ START_TEST(test_train_engine_labels)
 	size_t wlen;
 	const unsigned char *wimg = weights_builtin(&wlen);
 	uint32_t tag = (uint32_t)weights_checksum(wimg, wlen);
-	TT tt;
-	ck_assert(tt_init(&tt, 4)); /* as the trainer */
-	SearchShared sh;
-	SearchThread *t = calloc(1, sizeof *t);
-	ck_assert_ptr_nonnull(t);
-	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
-	sh.threads = t;
-	sh.nthreads = 1;
-	search_thread_init(t, &sh, 0);
-	t->sel = SEARCH_SEL_NONE;
 	for (int i = 0; i < 5; i++) {
 		const unsigned char *r = c + 22 * i;
 		Board b = { le64(r), le64(r + 8) };
@@ -658,14 +670,8 @@ START_TEST(test_train_engine_labels)
 		ck_assert_uint_eq(r[17], 2);
 		ck_assert_uint_eq((uint32_t)r[18] | (uint32_t)r[19] << 8 | (uint32_t)r[20] << 16
 		                  | (uint32_t)r[21] << 24, tag);
-		tt_clear(&tt);
-		int v = 0;
-		for (int d = 1; d <= 2; d++)
-			v = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
-		ck_assert_int_eq((int8_t)r[16], v);
+		ck_assert_int_eq((int8_t)r[16], search_label(b, 2));
 	}
-	free(t);
-	tt_free(&tt);
 	free(c);
 	snprintf(path, sizeof path, "%s/w.bin", dir);
 	unsigned char *w1 = slurp_path(path, &len);
@@ -728,20 +734,21 @@ static unsigned char *gunzip_file(const char *path, size_t *len)
 	return b;
 }
 
-/* Check a label file against the solver: header, then per game and per
- * empties 13..10 the exact score + 64, 255 for games that were not read. */
+/* Check a label file: the header, then per game and per empties hi..lo
+ * the solver's score (depth 0) or the depth-D search label, plus 64; 255
+ * for games that were not read. */
 static void check_label_file(const char *path, const char *head, WthorGame *games,
-                             const bool *valid, int ngames)
+                             const bool *valid, int ngames, int lo, int hi, int depth)
 {
 	size_t len;
 	unsigned char *b = gunzip_file(path, &len);
-	size_t hl = strlen(head);
-	ck_assert_uint_eq(len, hl + (size_t)ngames * 4);
+	size_t hl = strlen(head), width = (size_t)(hi - lo + 1);
+	ck_assert_uint_eq(len, hl + (size_t)ngames * width);
 	ck_assert_int_eq(memcmp(b, head, hl), 0);
 	EndgameOptions eo = endgame_default_options();
 	for (int g = 0; g < ngames; g++)
-		for (int k = 0; k < 4; k++) {
-			int e = 13 - k, got = b[hl + (size_t)g * 4 + (size_t)k];
+		for (int e = hi; e >= lo; e--) {
+			int got = b[hl + (size_t)g * width + (size_t)(hi - e)];
 			Board pos;
 			if (!valid[g]) {
 				ck_assert_int_eq(got, 255);
@@ -749,7 +756,8 @@ static void check_label_file(const char *path, const char *head, WthorGame *game
 			}
 			ck_assert(game_position_at(&games[g], e, &pos));
 			ck_assert_int_eq(64 - bit_count(pos.p | pos.o), e);
-			ck_assert_msg(got == endgame_solve(pos, &eo).score + 64, "game %d, %d empties", g, e);
+			int want = depth ? search_label(pos, depth) : endgame_solve(pos, &eo).score;
+			ck_assert_msg(got == want + 64, "game %d, %d empties: %d, want %d", g, e, got - 64, want);
 		}
 	free(b);
 }
@@ -790,10 +798,10 @@ START_TEST(test_train_label_files)
 	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "labels: 2 chunks written (28 positions"), "%s", out);
 	char wpath[256], lpath[256];
-	snprintf(wpath, sizeof wpath, "%s/lab/WTH_2017.0.e10-13.lab.gz", dir);
-	snprintf(lpath, sizeof lpath, "%s/lab/logbook.0.e10-13.lab.gz", dir);
-	check_label_file(wpath, "emilia-labels 1 WTH_2017 0 3 10 13 1 exact\n", wg, wvalid, 3);
-	check_label_file(lpath, "emilia-labels 1 logbook 0 9 10 13 1 exact\n", lg, lvalid, 9);
+	snprintf(wpath, sizeof wpath, "%s/lab/WTH_2017.0.e10-13.exact.lab.gz", dir);
+	snprintf(lpath, sizeof lpath, "%s/lab/logbook.0.e10-13.exact.lab.gz", dir);
+	check_label_file(wpath, "emilia-labels 1 WTH_2017 0 3 10 13 1 exact\n", wg, wvalid, 3, 10, 13, 0);
+	check_label_file(lpath, "emilia-labels 1 logbook 0 9 10 13 1 exact\n", lg, lvalid, 9, 10, 13, 0);
 	size_t l1;
 	unsigned char *first = gunzip_file(lpath, &l1);
 
@@ -817,11 +825,33 @@ START_TEST(test_train_label_files)
 	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
 	ck_assert_msg(strstr(out, "labels: 2 chunks written (20 positions"), "%s", out);
 
-	/* the trainer uses them */
+	/* backward induction: depth-3 search labels at 14-16 empties with the
+	 * built-in weights, named by the weights' checksum */
+	snprintf(args, sizeof args, "--data %s --make-labels %s/lab --label-empties 14-16 --label-depth 3 "
+	         "--label-sources wthor --threads 2", dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 1 chunks written (9 positions"), "%s", out);
+	size_t wlen;
+	const unsigned char *wimg = weights_builtin(&wlen);
+	char method[32], head[128];
+	snprintf(method, sizeof method, "d3-%08x", (unsigned)(weights_checksum(wimg, wlen) >> 32));
+	snprintf(path, sizeof path, "%s/lab/WTH_2017.0.e14-16.%s.lab.gz", dir, method);
+	snprintf(head, sizeof head, "emilia-labels 1 WTH_2017 0 3 14 16 1 %s\n", method);
+	check_label_file(path, head, wg, wvalid, 3, 14, 16, 3);
+
+	/* the trainer uses both kinds */
 	snprintf(args, sizeof args, "--data %s --out %s/w.bin --test 1900-1900 --phases 2-2 --epochs 2 "
 	         "--threads 2 --no-book --labels %s/lab", dir, dir, dir);
 	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "labels: 28 exact labels from"), "%s", out);
+	snprintf(head, sizeof head, "labels: 28 exact labels and 9 search labels (%s) from", method);
+	ck_assert_msg(strstr(out, head), "%s", out);
+	/* search labels of two different searches in one directory */
+	snprintf(args, sizeof args, "--data %s --make-labels %s/lab --label-empties 17-17 --label-depth 2 "
+	         "--label-sources wthor --threads 1", dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	snprintf(args, sizeof args, "--data %s --out %s/w.bin --labels %s/lab", dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 1);
+	ck_assert_msg(strstr(out, "one search per directory"), "%s", out);
 
 	/* broken label files are refused with the reason */
 #define LIT(s) s, sizeof(s) - 1
@@ -831,7 +861,7 @@ START_TEST(test_train_label_files)
 		const char *why;
 	} bad[] = {
 		{ LIT("emilia-labels 2 WTH_2017 0 1 10 10 1 exact\n@"), "version 2, this build reads version 1" },
-		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 depth6\n@"), "labels of kind 'depth6'" },
+		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 depth6\n@"), "labels of kind 'depth6', this build reads" },
 		{ LIT("emilia-labels 1 WTH_2017 0 2 10 10 1 exact\n@"), "wrong length" },
 		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 exact\n\310"), "out of range" },
 		{ LIT("emilia-labels 1 WTH_2017 0 1 10 10 1 exact\n@@"), "wrong length" },
@@ -843,11 +873,11 @@ START_TEST(test_train_label_files)
 		snprintf(path, sizeof path, "%s/bad", dir);
 		snprintf(args, sizeof args, "rm -rf '%s' && mkdir '%s'", path, path);
 		ck_assert_int_eq(system(args), 0);
-		snprintf(path, sizeof path, "%s/bad/WTH_2017.0.e10-10.lab.gz", dir);
+		snprintf(path, sizeof path, "%s/bad/WTH_2017.0.e10-10.exact.lab.gz", dir);
 		test_write_file(path, bad[i].content, bad[i].len);
 		if (strstr(bad[i].why, "contradicts")) {
 			/* the same game and empties twice with different scores */
-			snprintf(path, sizeof path, "%s/bad/WTH_2017.0.e10-11.lab.gz", dir);
+			snprintf(path, sizeof path, "%s/bad/WTH_2017.0.e10-11.exact.lab.gz", dir);
 			test_write_file(path, LIT("emilia-labels 1 WTH_2017 0 1 10 11 1 exact\n\377\002"));
 		}
 		snprintf(args, sizeof args, "--data %s --out %s/bad.bin --test 1900-1900 --labels %s/bad", dir, dir,

@@ -112,6 +112,7 @@ typedef struct Options {
 	bool no_mobility, no_logbook, no_book, theory_after;
 	const Labels *labels;    /* --labels: exact labels of game positions */
 	int check_depth[4], ncheck;  /* --check-depths: searches in the per-empties report */
+	int drop_lo, drop_hi;        /* --drop-after: tournament positions left out */
 	long check_max;              /* --check-max: positions per empties searched */
 } Options;
 
@@ -157,7 +158,14 @@ static void set_grow(Set *s)
 	*s = n;
 }
 
-static void set_add(Set *s, Board b, int empties, int label, bool exact)
+/* Which label wins when a position has several: exact, then search, then
+ * game results. */
+static int label_rank(int kind)
+{
+	return kind == LABEL_EXACT ? 2 : kind == LABEL_SEARCH ? 1 : 0;
+}
+
+static void set_add_kind(Set *s, Board b, int empties, int label, int kind)
 {
 	if (s->n * 10 >= s->cap * 7)
 		set_grow(s);
@@ -169,17 +177,22 @@ static void set_add(Set *s, Board b, int empties, int label, bool exact)
 		x->empties = (uint8_t)empties;
 		s->n++;
 	}
-	if (x->exact == LABEL_EXACT && !exact)
-		return;          /* an exact label beats game results */
-	if (exact && !x->exact) {
+	if (label_rank(x->exact) > label_rank(kind))
+		return;
+	if (label_rank(kind) > label_rank(x->exact)) {
 		x->sum = 0;
 		x->cnt = 0;
-		x->exact = 1;
+		x->exact = (uint8_t)kind;
 	}
 	if (x->cnt < 65535) {
 		x->sum += label;
 		x->cnt++;
 	}
+}
+
+static void set_add(Set *s, Board b, int empties, int label, bool exact)
+{
+	set_add_kind(s, b, empties, label, exact ? LABEL_EXACT : LABEL_GAME);
 }
 
 static bool set_has(const Set *s, uint64_t p, uint64_t o)
@@ -198,10 +211,11 @@ static bool set_has(const Set *s, uint64_t p, uint64_t o)
 /* ---- reading games ---------------------------------------------------- */
 
 typedef struct Stats {
-	long games, rejected, positions;
+	long games, rejected, positions, dropped;
 } Stats;
 
-static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, Set *set, Stats *st)
+static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, const int8_t *slab,
+                     Set *set, Stats *st)
 {
 	Game g;
 	game_init(&g, 8, VARIANT_NORMAL);
@@ -211,6 +225,13 @@ static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, Se
 		int e = game_empties(&g);
 		if (lab && lab[e] != LABEL_NONE) {
 			set_add(set, g.board, e, lab[e], true);
+		} else if (slab && slab[e] != LABEL_NONE) {
+			set_add_kind(set, g.board, e, slab[e], LABEL_SEARCH);
+		} else if (w->has_theory && e < w->theory_depth && e >= o->drop_lo && e <= o->drop_hi) {
+			/* --drop-after: a tournament game's position after its
+			 * theoretical score's depth without an exact label; its
+			 * label would be the players' result */
+			st->dropped++;
 		} else {
 			bool exact = w->has_theory && e == w->theory_depth;
 			int black = w->has_theory && (e >= w->theory_depth || o->theory_after)
@@ -252,15 +273,19 @@ static void read_visit(void *user, const GameRef *r, const WthorGame *w)
 		c->book++;
 	else
 		c->logbook++;
-	add_game(o, w, labels_find(o->labels, r->source, r->index), is_test ? c->test : c->train, &c->st);
+	/* test positions get exact labels only */
+	add_game(o, w, labels_find(o->labels, r->source, r->index, false),
+	         is_test ? NULL : labels_find(o->labels, r->source, r->index, true), is_test ? c->test : c->train,
+	         &c->st);
 }
 
 static void read_all(const Options *o, Set *train, Set *test)
 {
-	ReadCtx c = { o, train, test, { 0, 0, 0 }, 0, 0, 0, 0 };
+	ReadCtx c = { o, train, test, { 0, 0, 0, 0 }, 0, 0, 0, 0 };
 	games_for_each(o->data, (o->no_book ? GAMES_NO_BOOK : 0u) | (o->no_logbook ? GAMES_NO_LOGBOOK : 0u),
 	               read_visit, &c);
-	fprintf(stderr, "games: %ld WTHOR, %ld Logistello book, %ld logbook\n", c.wthor, c.book, c.logbook);
+	fprintf(stderr, "games: %ld WTHOR, %ld Logistello book, %ld logbook; %ld tournament positions "
+	        "without exact labels dropped\n", c.wthor, c.book, c.logbook, c.st.dropped);
 	Stats st = c.st;
 	/* hold-out: no test position (up to symmetry) with fewer than
 	 * HOLDOUT_EMPTIES empties is trained on; the first moves of the
@@ -1137,10 +1162,12 @@ static int usage(void)
 	        "                    [--search-mid LO-HI --max-search N] [--expand LO-HI --max-expand N]\n"
 	        "                    [--search-depth D] [--search-cache FILE] [--search-eval WEIGHTS]\n"
 	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
-	        "                    [--labels DIR (exact labels from --make-labels)]\n"
+	        "                    [--labels DIR (exact labels from --make-labels)] [--drop-after LO-HI]\n"
 	        "                    [--check-depths D1,D2 [--check-max N]] (searched error by empties)\n"
 	        "       emilia-train --data DIR --make-labels OUTDIR --label-empties LO-HI [--threads N]\n"
-	        "                    [--label-years Y1-Y2] [--label-stride K] [--time-limit SECONDS]\n"
+	        "                    [--label-years Y1-Y2] [--label-except Y1-Y2] [--label-stride K]\n"
+	        "                    [--label-sources wthor,book,logbook] [--time-limit SECONDS]\n"
+	        "                    [--label-depth D [--label-eval WEIGHTS]] (search labels)\n"
 	        "                    (solve the game positions with LO-HI empties; resumable)\n"
 	        "       emilia-train --speed N   (evaluations per second)\n"
 	        "       emilia-train --write-placeholder FILE   (the previous evaluation as weights)\n"
@@ -1220,7 +1247,10 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--check-max") && util_parse_int(v, 1, 100000000, &l))
 			o.check_max = l;
-		else if (!strcmp(a, "--labels"))
+		else if (!strcmp(a, "--drop-after")) {
+			if (sscanf(v, "%d-%d", &o.drop_lo, &o.drop_hi) != 2 || o.drop_lo < 0 || o.drop_lo > o.drop_hi)
+				return usage();
+		} else if (!strcmp(a, "--labels"))
 			labels_dir = v;
 		else if (!strcmp(a, "--make-labels"))
 			lj.out = v;
@@ -1230,8 +1260,30 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--label-years")) {
 			if (sscanf(v, "%d-%d", &lj.year_lo, &lj.year_hi) != 2 || lj.year_lo < 1 || lj.year_lo > lj.year_hi)
 				return usage();
+		} else if (!strcmp(a, "--label-except")) {
+			if (sscanf(v, "%d-%d", &lj.except_lo, &lj.except_hi) != 2 || lj.except_lo < 1
+			    || lj.except_lo > lj.except_hi)
+				return usage();
+		} else if (!strcmp(a, "--label-sources")) {
+			char buf[64];
+			snprintf(buf, sizeof buf, "%s", v);
+			lj.sources = 0;
+			for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+				if (!strcmp(t, "wthor"))
+					lj.sources |= LABEL_SRC_WTHOR;
+				else if (!strcmp(t, "book"))
+					lj.sources |= LABEL_SRC_BOOK;
+				else if (!strcmp(t, "logbook"))
+					lj.sources |= LABEL_SRC_LOGBOOK;
+				else
+					return usage();
+			}
 		} else if (!strcmp(a, "--label-stride") && util_parse_int(v, 1, 1000000, &l))
 			lj.stride = (int)l;
+		else if (!strcmp(a, "--label-depth") && util_parse_int(v, 1, 30, &l))
+			lj.depth = (int)l;
+		else if (!strcmp(a, "--label-eval"))
+			lj.eval = v;
 		else if (!strcmp(a, "--time-limit"))
 			lj.time_limit = atof(v);
 		else if (!strcmp(a, "--eval-only"))
@@ -1315,7 +1367,9 @@ int main(int argc, char **argv)
 	if (labels_dir) {
 		if (!(labels = labels_load(labels_dir)))
 			return 1;
-		fprintf(stderr, "labels: %ld exact labels from %s\n", labels_count(labels), labels_dir);
+		fprintf(stderr, "labels: %ld exact labels and %ld search labels (%s) from %s\n",
+		        labels_count(labels, false), labels_count(labels, true),
+		        labels_search_method(labels)[0] ? labels_search_method(labels) : "none", labels_dir);
 		o.labels = labels;
 	}
 	if (o.prior_file) {

@@ -14,7 +14,10 @@
 #include <sys/stat.h>
 #include <zlib.h>
 #include "endgame.h"
+#include "eval.h"
 #include "game.h"
+#include "search.h"
+#include "tt.h"
 #include "util.h"
 #include "weights.h"
 
@@ -164,6 +167,7 @@ typedef struct Task {
 
 typedef struct Chunk {
 	const LabelJob *job;
+	char method[32];         /* "exact" or "dD-XXXXXXXX" */
 	char source[32];
 	uint32_t first, count;   /* count = last index seen + 1 - first */
 	WthorGame *games;        /* LABELS_CHUNK, valid where present[] */
@@ -177,23 +181,88 @@ typedef struct Chunk {
 	bool stopped;
 } Chunk;
 
+/* The backward-induction label (labels.h): a function of the position,
+ * the depth and the weights only. */
+typedef struct Searcher1 {
+	TT tt;
+	SearchShared sh;
+	SearchThread *t;
+} Searcher1;
+
+static bool searcher_init(Searcher1 *s)
+{
+	if (!tt_init(&s->tt, 4))
+		return false;
+	s->t = calloc(1, sizeof *s->t);
+	if (!s->t) {
+		tt_free(&s->tt);
+		return false;
+	}
+	search_shared_init(&s->sh, &s->tt, 8, VARIANT_NORMAL);
+	s->sh.threads = s->t;
+	s->sh.nthreads = 1;
+	search_thread_init(s->t, &s->sh, 0);
+	s->t->sel = SEARCH_SEL_NONE;
+	return true;
+}
+
+static int searcher_value(Searcher1 *s, Board b, int depth)
+{
+	tt_clear(&s->tt);
+	int v = 0;
+	for (int d = 1; d <= depth; d++)
+		v = search_value(s->t, b, d, -SEARCH_INF, SEARCH_INF);
+	return v;
+}
+
+static void searcher_free(Searcher1 *s)
+{
+	free(s->t);
+	tt_free(&s->tt);
+}
+
 static void *label_worker(void *arg)
 {
 	Chunk *c = arg;
+	const int depth = c->job->depth;
+	Searcher1 se;
+	if (depth && !searcher_init(&se)) {
+		fprintf(stderr, "labels: out of memory\n");
+		exit(1);
+	}
 	for (;;) {
 		size_t i = atomic_fetch_add(&c->next, 1);
 		if (i >= c->ntasks)
 			break;
-		int s = solve_exact(c->tasks[i].b);
+		int s = depth ? searcher_value(&se, c->tasks[i].b, depth) : solve_exact(c->tasks[i].b);
 		c->bytes[c->tasks[i].slot] = (uint8_t)(s + 64);
 	}
+	if (depth)
+		searcher_free(&se);
 	return NULL;
+}
+
+int labels_search_one(const WthorGame *g, int empties, int depth)
+{
+	Board pos[61];
+	bool has[61];
+	if (empties < 0 || empties > 60 || depth < 1)
+		return LABEL_NONE;
+	game_positions(g, pos, has);
+	if (!has[empties])
+		return LABEL_NONE;
+	Searcher1 se;
+	if (!searcher_init(&se))
+		return LABEL_NONE;
+	int v = searcher_value(&se, pos[empties], depth);
+	searcher_free(&se);
+	return v;
 }
 
 static void chunk_path(const Chunk *c, char *path, size_t size, bool tmp)
 {
-	snprintf(path, size, "%s/%s.%u.e%d-%d.lab.gz%s", c->job->out, c->source, c->first, c->job->lo,
-	         c->job->hi, tmp ? ".tmp" : "");
+	snprintf(path, size, "%s/%s.%u.e%d-%d.%s.lab.gz%s", c->job->out, c->source, c->first, c->job->lo,
+	         c->job->hi, c->method, tmp ? ".tmp" : "");
 }
 
 /* Solve and write the chunk gathered so far (unless its file exists). */
@@ -248,8 +317,9 @@ static void chunk_flush(Chunk *c)
 		exit(1);
 	}
 	char head[160];
-	int hl = snprintf(head, sizeof head, "%s %d %s %u %u %d %d %d exact\n", LABEL_FILE_MAGIC,
-	                  LABEL_FILE_VERSION, c->source, c->first, c->count, j->lo, j->hi, j->stride);
+	int hl = snprintf(head, sizeof head, "%s %d %s %u %u %d %d %d %s\n", LABEL_FILE_MAGIC,
+	                  LABEL_FILE_VERSION, c->source, c->first, c->count, j->lo, j->hi, j->stride,
+	                  c->method);
 	size_t nb = (size_t)c->count * (size_t)width;
 	if (gzwrite(f, head, (unsigned)hl) != hl || gzwrite(f, c->bytes, (unsigned)nb) != (int)nb
 	    || gzclose(f) != Z_OK || rename(tmp, path) != 0) {
@@ -276,9 +346,13 @@ static void label_visit(void *user, const GameRef *r, const WthorGame *w)
 {
 	Chunk *c = user;
 	const LabelJob *j = c->job;
-	if (j->wthor_only && !r->wthor)
+	unsigned src = r->wthor ? LABEL_SRC_WTHOR : !strcmp(r->source, "book") ? LABEL_SRC_BOOK
+	                                                                       : LABEL_SRC_LOGBOOK;
+	if (j->sources && !(j->sources & src))
 		return;
 	if (j->year_lo && (!r->wthor || r->year < j->year_lo || r->year > j->year_hi))
+		return;
+	if (j->except_lo && r->wthor && r->year >= j->except_lo && r->year <= j->except_hi)
 		return;
 	uint32_t first = r->index / LABELS_CHUNK * LABELS_CHUNK;
 	if (c->count && (strcmp(c->source, r->source) || first != c->first))
@@ -307,8 +381,32 @@ int labels_make(const LabelJob *job)
 		fprintf(stderr, "labels: out of memory\n");
 		return 1;
 	}
+	snprintf(c.method, sizeof c.method, "exact");
+	if (job->depth) {
+		/* the search's weights: a file, or the built-in ones */
+		char err[WEIGHTS_ERR];
+		size_t len;
+		unsigned char *img = NULL;
+		const unsigned char *w;
+		if (job->eval) {
+			if (!(img = weights_read_file(job->eval, 64u << 20, &len, err)) || !eval_load_file(job->eval, err)) {
+				fprintf(stderr, "labels: %s\n", err);
+				free(img);
+				return 1;
+			}
+			w = img;
+		} else {
+			w = weights_builtin(&len);
+		}
+		snprintf(c.method, sizeof c.method, "d%d-%08x", job->depth,
+		         (unsigned)(weights_checksum(w, len) >> 32));
+		free(img);
+	}
 	c.t0 = util_now();
-	games_for_each(job->data, 0, label_visit, &c);
+	games_for_each(job->data,
+	               (job->sources && !(job->sources & LABEL_SRC_BOOK) ? GAMES_NO_BOOK : 0u)
+	               | (job->sources && !(job->sources & LABEL_SRC_LOGBOOK) ? GAMES_NO_LOGBOOK : 0u),
+	               label_visit, &c);
 	chunk_flush(&c);
 	fprintf(stderr, "labels: %ld chunks written (%ld positions, %.0f s solving), %ld already there%s\n",
 	        c.written, c.positions, c.spent, c.skipped, c.stopped ? "; stopped by the time limit" : "");
@@ -325,13 +423,19 @@ typedef struct LabelSource {
 	int8_t *lab;       /* n * 61, LABEL_NONE where unknown */
 } LabelSource;
 
-struct Labels {
+/* One kind of labels: [0] exact, [1] search. */
+typedef struct LabelKind {
 	LabelSource *src;
 	int nsrc;
 	long count;
+} LabelKind;
+
+struct Labels {
+	LabelKind kind[2];
+	char method[64];     /* of the search labels */
 };
 
-static LabelSource *labels_source(Labels *l, const char *name, uint32_t need)
+static LabelSource *labels_source(LabelKind *l, const char *name, uint32_t need)
 {
 	LabelSource *s = NULL;
 	for (int i = 0; i < l->nsrc; i++)
@@ -383,8 +487,18 @@ static bool labels_read_file(Labels *l, const char *path)
 		        LABEL_FILE_VERSION);
 		goto out;
 	}
-	if (strcmp(method, "exact")) {
-		fprintf(stderr, "labels: %s: labels of kind '%s', this build reads 'exact'\n", path, method);
+	int depth;
+	unsigned sum;
+	char tail;
+	const bool search = strcmp(method, "exact") != 0;
+	if (search && (sscanf(method, "d%d-%8x%c", &depth, &sum, &tail) != 2 || depth < 1 || depth > 60)) {
+		fprintf(stderr, "labels: %s: labels of kind '%s', this build reads 'exact' and 'dD-XXXXXXXX'\n",
+		        path, method);
+		goto out;
+	}
+	if (search && l->method[0] && strcmp(l->method, method)) {
+		fprintf(stderr, "labels: %s: search labels %s besides %s (one search per directory)\n", path,
+		        method, l->method);
 		goto out;
 	}
 	if (lo < 0 || hi > 60 || lo > hi || count == 0 || count > 1000000 || first > 100000000
@@ -398,7 +512,10 @@ static bool labels_read_file(Labels *l, const char *path)
 		fprintf(stderr, "labels: %s: %s\n", path, bytes ? "wrong length" : "out of memory");
 		goto out;
 	}
-	LabelSource *s = labels_source(l, source, first + count);
+	LabelKind *k = &l->kind[search];
+	if (search)
+		snprintf(l->method, sizeof l->method, "%s", method);
+	LabelSource *s = labels_source(k, source, first + count);
 	if (!s) {
 		fprintf(stderr, "labels: out of memory\n");
 		goto out;
@@ -417,7 +534,7 @@ static bool labels_read_file(Labels *l, const char *path)
 			goto out;
 		}
 		if (*slot == LABEL_NONE)
-			l->count++;
+			k->count++;
 		*slot = (int8_t)v;
 	}
 	ok = true;
@@ -479,27 +596,35 @@ Labels *labels_load(const char *dir)
 	return l;
 }
 
-const int8_t *labels_find(const Labels *l, const char *source, uint32_t index)
+const int8_t *labels_find(const Labels *l, const char *source, uint32_t index, bool search)
 {
 	if (!l)
 		return NULL;
-	for (int i = 0; i < l->nsrc; i++)
-		if (!strcmp(l->src[i].name, source))
-			return index < l->src[i].n ? &l->src[i].lab[(size_t)index * 61] : NULL;
+	const LabelKind *k = &l->kind[search];
+	for (int i = 0; i < k->nsrc; i++)
+		if (!strcmp(k->src[i].name, source))
+			return index < k->src[i].n ? &k->src[i].lab[(size_t)index * 61] : NULL;
 	return NULL;
 }
 
-long labels_count(const Labels *l)
+long labels_count(const Labels *l, bool search)
 {
-	return l ? l->count : 0;
+	return l ? l->kind[search].count : 0;
+}
+
+const char *labels_search_method(const Labels *l)
+{
+	return l ? l->method : "";
 }
 
 void labels_free(Labels *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < l->nsrc; i++)
-		free(l->src[i].lab);
-	free(l->src);
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < l->kind[k].nsrc; i++)
+			free(l->kind[k].src[i].lab);
+		free(l->kind[k].src);
+	}
 	free(l);
 }

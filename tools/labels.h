@@ -14,20 +14,25 @@
  * before the move played with e empties on the board (after any forced
  * pass), seen from the side to move: a game has at most one per e.
  *
- * Label files.  labels_make() solves the sampled positions with LO..HI
- * empties of every game exactly and writes them in chunks of
- * LABELS_CHUNK games, one gzip file per chunk:
- *     DIR/<source>.<first game>.e<LO>-<HI>.lab.gz
+ * Label files.  labels_make() labels the sampled positions with LO..HI
+ * empties of every game and writes them in chunks of LABELS_CHUNK games,
+ * one gzip file per chunk:
+ *     DIR/<source>.<first game>.e<LO>-<HI>.<method>.lab.gz
  * holding the text line
- *     emilia-labels 1 <source> <first> <count> <LO> <HI> <stride> exact\n
+ *     emilia-labels 1 <source> <first> <count> <LO> <HI> <stride> <method>\n
  * then count * (HI - LO + 1) bytes, game after game, empties from HI
- * down to LO: the exact final disc difference for the side to move plus
- * 64 (0..128), or 255 where the game has no such position or was skipped
- * (with --label-stride K only every K-th game is labelled).  A chunk is
+ * down to LO: the label (final disc difference for the side to move)
+ * plus 64 (0..128), or 255 where the game has no such position or was
+ * skipped (with --label-stride K only every K-th game is labelled).
+ * The method is "exact" (the solver's score) or "dD-XXXXXXXX" for
+ * backward induction: the value of a depth-D search (iterative deepening
+ * from 1, a fresh table for every position, no ProbCut; exact where D
+ * reaches the end) with the weight file whose checksum starts with
+ * XXXXXXXX (weights_checksum, hexadecimal).  A chunk is
  * written to a temporary name and renamed when complete, and chunks that
  * exist are skipped, so a run can stop at any time (--time-limit stops
- * after the chunk in progress) and a later run resumes.  Exact scores do
- * not depend on the thread count: the files are the same on every run.
+ * after the chunk in progress) and a later run resumes.  Neither kind of
+ * label depends on the thread count: the files are the same on every run.
  */
 #ifndef EMILIA_TOOLS_LABELS_H
 #define EMILIA_TOOLS_LABELS_H
@@ -61,14 +66,20 @@ long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user);
 typedef struct Labels Labels;
 
 /* Read every *.lab.gz file of `dir`; NULL and a message on stderr when a
- * file is broken or `dir` cannot be read.  An empty directory gives an
- * empty set. */
+ * file is broken, two files disagree, files of two different search
+ * methods are present, or `dir` cannot be read.  An empty directory
+ * gives an empty set. */
 Labels *labels_load(const char *dir);
-/* The labels of a game, indexed by empties (0..60), LABEL_NONE where
- * there is none; NULL when the game has no label at all. */
-const int8_t *labels_find(const Labels *l, const char *source, uint32_t index);
-long labels_count(const Labels *l);
+/* The exact (search = false) or search labels of a game, indexed by
+ * empties (0..60), LABEL_NONE where there is none; NULL when the game has
+ * none at all. */
+const int8_t *labels_find(const Labels *l, const char *source, uint32_t index, bool search);
+long labels_count(const Labels *l, bool search);
+/* The search method of the search labels ("" when there are none). */
+const char *labels_search_method(const Labels *l);
 void labels_free(Labels *l);
+
+enum { LABEL_SRC_WTHOR = 1, LABEL_SRC_BOOK = 2, LABEL_SRC_LOGBOOK = 4 };
 
 typedef struct LabelJob {
 	const char *data;      /* the archives */
@@ -76,9 +87,12 @@ typedef struct LabelJob {
 	int lo, hi;            /* empties */
 	int stride;            /* label every stride-th game (1 = all) */
 	int year_lo, year_hi;  /* WTHOR years to label; 0-0 = every source */
-	bool wthor_only;       /* only tournament games */
+	int except_lo, except_hi; /* WTHOR years not to label; 0-0 = none */
+	unsigned sources;      /* LABEL_SRC_* bits; 0 = all */
 	int threads;
 	double time_limit;     /* seconds; 0 = none */
+	int depth;             /* 0: exact labels; else the search depth */
+	const char *eval;      /* weights of the search (NULL: the built-in ones) */
 } LabelJob;
 
 /* Write the missing chunks of a job (see above); 0 on success. */
@@ -88,5 +102,7 @@ int labels_make(const LabelJob *job);
  * (the reference the tests compare label files with); LABEL_NONE when the
  * game has no such position. */
 int labels_solve_one(const WthorGame *g, int empties);
+/* The same with the backward-induction search of depth D (labels.h). */
+int labels_search_one(const WthorGame *g, int empties, int depth);
 
 #endif
