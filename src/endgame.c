@@ -82,6 +82,7 @@ enum {
 	EG_INF = 127,
 	EG_MPC_MIN = 9,           /* probable cuts in selective searches from here */
 	EG_PRESEARCH_MIN = 18,    /* the root runs selective pre-searches from here */
+	EG_PRESEARCH_TRIES = 6,   /* aspiration windows per pre-search level, at most */
 	EG_SEL_EXACT = ENDGAME_TT_EXACT,
 	EG_NEAR_MAX = 10,         /* with threads: own tables up to here */
 	EG_NEAR_MB = 2            /* the size of each (a core's L2 cache) */
@@ -990,9 +991,14 @@ static int eg_root_pvs(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, in
 	return best;
 }
 
-/* Root search in (alpha, beta) by aspiration windows around the estimate g. */
+/* Root search in (alpha, beta) by aspiration windows around the estimate g.
+ * An exact search gives the same value in any window, so the windows close
+ * in on it.  A selective one need not: a probable cut depends on the
+ * window, and a value can fail high in one window and low in the next for
+ * ever.  With max_tries > 0 the search then stops after that many windows
+ * and returns the last value, which is only an estimate anyway. */
 static int eg_root_aspiration(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, int alpha, int beta, int g,
-                              int *move)
+                              int *move, int max_tries)
 {
 	if (s->sh->variant == VARIANT_NORMAL)
 		g &= ~1;
@@ -1004,9 +1010,9 @@ static int eg_root_aspiration(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot
 	 * re-search (FFO #40-#42: 77.1 M against 64.7 M nodes) */
 	int lo = g - 2 > alpha ? g - 2 : alpha, hi = g + 2 < beta ? g + 2 : beta;
 	int delta = 4;
-	for (;;) {
+	for (int tries = 1;; tries++) {
 		int v = eg_root_pvs(s, p, o, n, r, lo, hi, move);
-		if (eg_aborted(s))
+		if (eg_aborted(s) || tries == max_tries)
 			return v;
 		if (v <= lo && lo > alpha) {
 			hi = v + 1 < hi ? v + 1 : hi;
@@ -1051,7 +1057,7 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 		for (int level = 1; level <= EG_MPC_LEVELS; level++) {
 			sh->sel = level;
 			int pm;
-			g = eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, &pm);
+			g = eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, &pm, EG_PRESEARCH_TRIES);
 			if (eg_aborted(s)) {
 				sh->sel = EG_SEL_EXACT;
 				*move = pm;
@@ -1060,7 +1066,7 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 		}
 		sh->sel = EG_SEL_EXACT;
 	}
-	return eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, move);
+	return eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, move, 0);
 }
 
 /* ---- public API ----------------------------------------------------- */

@@ -3,6 +3,8 @@
  * Anti, 8x8/6x6/4x4, with windows), the FFO suite, perfect-play oracles,
  * WLD, threads, stop, and the `emilia solve` command line.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +319,44 @@ START_TEST(stop_flag_aborts)
 }
 END_TEST
 
+/* A position of a 2015 tournament game (WTHOR) at 18 empties.  Its
+ * selective pre-searches failed high and low in turn for ever (more than
+ * 2.7 billion nodes before it was stopped); the exact solve takes about
+ * 250,000 nodes. */
+static void *stop_after(void *arg)
+{
+	atomic_bool *stop = arg;
+	for (int i = 0; i < 600 && !atomic_load(stop); i++)
+		usleep(50000);
+	atomic_store(stop, true);
+	return NULL;
+}
+
+START_TEST(unstable_presearch_terminates)
+{
+	ObfPosition pos;
+	char err[160];
+	ck_assert_msg(text_parse_obf("-XXXXX--XOOOXO--XOOXOOOXXOXOOOO-XOOOOOOOXOOOOOOOO----O-O-----O-- X;", 8,
+	                             &pos, err), "%s", err);
+	Board b = pos.board;
+	atomic_bool stop;
+	atomic_init(&stop, false);
+	pthread_t watchdog;
+	ck_assert_int_eq(pthread_create(&watchdog, NULL, stop_after, &stop), 0);
+	for (int threads = 1; threads <= 2; threads++) {
+		EndgameOptions opt = endgame_default_options();
+		opt.stop = &stop;
+		opt.threads = threads;
+		EndgameResult r = endgame_solve(b, &opt);
+		ck_assert_msg(!r.aborted, "still searching after 30 s (%llu nodes)", (unsigned long long)r.nodes);
+		ck_assert_int_eq(r.score, 58);
+		ck_assert_uint_lt(r.nodes, 20000000);
+	}
+	atomic_store(&stop, true);
+	pthread_join(watchdog, NULL);
+}
+END_TEST
+
 /* ---- command line ---------------------------------------------------- */
 
 static char *run_cli(const char *args, int *status)
@@ -522,6 +562,7 @@ static Suite *endgame_suite(void)
 	EG_ADD(perfect_6x6_line_is_white_plus_4);
 	EG_ADD(start_4x4_is_white_plus_10_official_8_plain);
 	EG_ADD(stop_flag_aborts);
+	EG_ADD(unstable_presearch_terminates);
 	EG_ADD(cli_reports_bad_lines_and_wrong_scores);
 	EG_ADD(cli_json_output);
 	EG_ADD(cli_accepts_a_line_or_a_transcript);
