@@ -158,6 +158,12 @@ TOOL_LIBS += -lz
 EVAL_DATA ?= ../shared/data/games
 DATA ?= $(EVAL_DATA)
 EVAL_THREADS ?= 2
+# `make eval-data`: the label files in data/labels (tools/eval-data.sh: solved game positions,
+# resumable; EVAL_SECONDS bounds one run, run it again to go on).
+EVAL_SECONDS ?= 3000
+.PHONY: eval-data
+eval-data: tools
+	nice sh tools/eval-data.sh $(DATA) data/labels $(EVAL_THREADS) $(EVAL_SECONDS)
 .PHONY: eval-train bench-eval
 # Full training run (see README, Evaluation): writes data/eval.bin and bench/eval-train.txt.
 eval-train: tools

@@ -212,7 +212,37 @@ static bool set_has(const Set *s, uint64_t p, uint64_t o)
 
 typedef struct Stats {
 	long games, rejected, positions, dropped;
+	int kind;                   /* of the game being read: 0 WTHOR, 1 book, 2 logbook */
+	double diff[3][61];         /* |exact label - the game's own label|, summed */
+	long ndiff[3][61], nsame[3][61];
 } Stats;
+
+/* How far the games' own labels are from the exact ones, by source. */
+static void report_agreement(const Stats *st)
+{
+	static const char *name[3] = { "WTHOR (theoretical score, then result)", "Logistello book (result)",
+	                               "logbook (result)" };
+	static const int lo[4] = { 1, 13, 16, 19 }, hi[4] = { 12, 15, 18, 24 };
+	for (int k = 0; k < 3; k++) {
+		bool any = false;
+		for (int b = 0; b < 4; b++) {
+			double d = 0;
+			long n = 0, same = 0;
+			for (int e = lo[b]; e <= hi[b]; e++) {
+				d += st->diff[k][e];
+				n += st->ndiff[k][e];
+				same += st->nsame[k][e];
+			}
+			if (!n)
+				continue;
+			if (!any)
+				fprintf(stderr, "game labels against exact labels, %s:\n", name[k]);
+			any = true;
+			fprintf(stderr, "  %2d-%2d empties: %ld positions, mean difference %.2f discs, %.1f%% equal\n",
+			        lo[b], hi[b], n, d / (double)n, 100.0 * (double)same / (double)n);
+		}
+	}
+}
 
 static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, const int8_t *slab,
                      Set *set, Stats *st)
@@ -223,8 +253,15 @@ static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, co
 		if (game_must_pass(&g))
 			game_play(&g, BOARD_PASS);
 		int e = game_empties(&g);
+		bool exact = w->has_theory && e == w->theory_depth;
+		int black = w->has_theory && (e >= w->theory_depth || o->theory_after) ? w->black_theory
+		                                                                      : w->black_final;
+		int own = g.side == BLACK ? black : -black;
 		if (lab && lab[e] != LABEL_NONE) {
 			set_add(set, g.board, e, lab[e], true);
+			st->diff[st->kind][e] += abs(lab[e] - own);
+			st->ndiff[st->kind][e]++;
+			st->nsame[st->kind][e] += lab[e] == own;
 		} else if (slab && slab[e] != LABEL_NONE) {
 			set_add_kind(set, g.board, e, slab[e], LABEL_SEARCH);
 		} else if (w->has_theory && e < w->theory_depth && e >= o->drop_lo && e <= o->drop_hi) {
@@ -233,10 +270,7 @@ static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, co
 			 * label would be the players' result */
 			st->dropped++;
 		} else {
-			bool exact = w->has_theory && e == w->theory_depth;
-			int black = w->has_theory && (e >= w->theory_depth || o->theory_after)
-			          ? w->black_theory : w->black_final;
-			set_add(set, g.board, e, g.side == BLACK ? black : -black, exact);
+			set_add(set, g.board, e, own, exact);
 		}
 		st->positions++;
 		if (game_play(&g, w->moves[n]) != GAME_OK)
@@ -267,6 +301,7 @@ static void read_visit(void *user, const GameRef *r, const WthorGame *w)
 	bool is_test = r->wthor && r->year >= o->test_lo && r->year <= o->test_hi;
 	if (!is_test && !keep_game(o, c->gid++))
 		return;
+	c->st.kind = r->wthor ? 0 : !strcmp(r->source, "book") ? 1 : 2;
 	if (r->wthor)
 		c->wthor++;
 	else if (!strcmp(r->source, "book"))
@@ -281,11 +316,16 @@ static void read_visit(void *user, const GameRef *r, const WthorGame *w)
 
 static void read_all(const Options *o, Set *train, Set *test)
 {
-	ReadCtx c = { o, train, test, { 0, 0, 0, 0 }, 0, 0, 0, 0 };
+	static ReadCtx c;
+	memset(&c, 0, sizeof c);
+	c.o = o;
+	c.train = train;
+	c.test = test;
 	games_for_each(o->data, (o->no_book ? GAMES_NO_BOOK : 0u) | (o->no_logbook ? GAMES_NO_LOGBOOK : 0u),
 	               read_visit, &c);
 	fprintf(stderr, "games: %ld WTHOR, %ld Logistello book, %ld logbook; %ld tournament positions "
 	        "without exact labels dropped\n", c.wthor, c.book, c.logbook, c.st.dropped);
+	report_agreement(&c.st);
 	Stats st = c.st;
 	/* hold-out: no test position (up to symmetry) with fewer than
 	 * HOLDOUT_EMPTIES empties is trained on; the first moves of the
