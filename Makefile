@@ -168,7 +168,8 @@ eval-data: tools
 # Full training run (see README, Evaluation): writes data/eval.bin and bench/eval-train.txt.
 eval-train: tools
 	nice ./emilia-train --data $(DATA) --out data/eval.bin --threads $(EVAL_THREADS) \
-	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt
+	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt \
+	  --labels data/labels --drop-after 15-23 --check-depths 4,8 --check-max 300
 	@$(MAKE) --no-print-directory all
 bench-eval: all
 	sh bench/eval.sh $(DATA)

@@ -15,6 +15,11 @@
  *         positions at 24 empties are exact and weigh --exact-weight
  *         times more in the fit (default 5);
  *       - Logistello book and self-play games: the game result;
+ *       - with --labels DIR: the label files of --make-labels (labels.h),
+ *         exact or backward-induction search labels, before all the above;
+ *         --drop-after LO-HI leaves out the tournament positions with
+ *         LO..HI empties past the theoretical score's depth that have
+ *         neither;
  *       - optionally (--solve N) the exact score from the engine's solver
  *         for positions with <= N empties, and (--solve-mid LO-HI,
  *         --max-solve-mid M, training set only) for the first M positions
