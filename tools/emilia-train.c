@@ -495,29 +495,17 @@ typedef struct SearchJob {
 static void *search_worker(void *arg)
 {
 	SearchJob *j = arg;
-	TT tt;
-	if (!tt_init(&tt, 4))
+	LabelSearcher se;
+	if (!label_searcher_init(&se))
 		die("out of memory");
-	SearchShared sh;
-	SearchThread *t = xcalloc(1, sizeof *t);
-	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
-	sh.threads = t;
-	sh.nthreads = 1;
-	search_thread_init(t, &sh, 0);
-	t->sel = SEARCH_SEL_NONE;
 	for (;;) {
 		size_t i = atomic_fetch_add(&j->next, 1);
 		if (i >= j->n)
 			break;
 		Board b = { j->todo[i]->p, j->todo[i]->o };
-		tt_clear(&tt);
-		int v = 0;
-		for (int d = 1; d <= j->depth; d++)
-			v = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
-		j->score[i] = (int8_t)v;
+		j->score[i] = (int8_t)label_searcher_value(&se, b, j->depth);
 	}
-	free(t);
-	tt_free(&tt);
+	label_searcher_free(&se);
 	return NULL;
 }
 

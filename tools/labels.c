@@ -16,8 +16,6 @@
 #include "endgame.h"
 #include "eval.h"
 #include "game.h"
-#include "search.h"
-#include "tt.h"
 #include "util.h"
 #include "weights.h"
 
@@ -148,16 +146,6 @@ static int solve_exact(Board b)
 	return endgame_solve(b, &eo).score;
 }
 
-int labels_solve_one(const WthorGame *g, int empties)
-{
-	Board pos[61];
-	bool has[61];
-	if (empties < 0 || empties > 60)
-		return LABEL_NONE;
-	game_positions(g, pos, has);
-	return has[empties] ? solve_exact(pos[empties]) : LABEL_NONE;
-}
-
 /* ---- writing label files ------------------------------------------------ */
 
 typedef struct Task {
@@ -181,15 +169,7 @@ typedef struct Chunk {
 	bool stopped;
 } Chunk;
 
-/* The backward-induction label (labels.h): a function of the position,
- * the depth and the weights only. */
-typedef struct Searcher1 {
-	TT tt;
-	SearchShared sh;
-	SearchThread *t;
-} Searcher1;
-
-static bool searcher_init(Searcher1 *s)
+bool label_searcher_init(LabelSearcher *s)
 {
 	if (!tt_init(&s->tt, 4))
 		return false;
@@ -206,7 +186,7 @@ static bool searcher_init(Searcher1 *s)
 	return true;
 }
 
-static int searcher_value(Searcher1 *s, Board b, int depth)
+int label_searcher_value(LabelSearcher *s, Board b, int depth)
 {
 	tt_clear(&s->tt);
 	int v = 0;
@@ -215,7 +195,7 @@ static int searcher_value(Searcher1 *s, Board b, int depth)
 	return v;
 }
 
-static void searcher_free(Searcher1 *s)
+void label_searcher_free(LabelSearcher *s)
 {
 	free(s->t);
 	tt_free(&s->tt);
@@ -225,8 +205,8 @@ static void *label_worker(void *arg)
 {
 	Chunk *c = arg;
 	const int depth = c->job->depth;
-	Searcher1 se;
-	if (depth && !searcher_init(&se)) {
+	LabelSearcher se;
+	if (depth && !label_searcher_init(&se)) {
 		fprintf(stderr, "labels: out of memory\n");
 		exit(1);
 	}
@@ -234,29 +214,12 @@ static void *label_worker(void *arg)
 		size_t i = atomic_fetch_add(&c->next, 1);
 		if (i >= c->ntasks)
 			break;
-		int s = depth ? searcher_value(&se, c->tasks[i].b, depth) : solve_exact(c->tasks[i].b);
+		int s = depth ? label_searcher_value(&se, c->tasks[i].b, depth) : solve_exact(c->tasks[i].b);
 		c->bytes[c->tasks[i].slot] = (uint8_t)(s + 64);
 	}
 	if (depth)
-		searcher_free(&se);
+		label_searcher_free(&se);
 	return NULL;
-}
-
-int labels_search_one(const WthorGame *g, int empties, int depth)
-{
-	Board pos[61];
-	bool has[61];
-	if (empties < 0 || empties > 60 || depth < 1)
-		return LABEL_NONE;
-	game_positions(g, pos, has);
-	if (!has[empties])
-		return LABEL_NONE;
-	Searcher1 se;
-	if (!searcher_init(&se))
-		return LABEL_NONE;
-	int v = searcher_value(&se, pos[empties], depth);
-	searcher_free(&se);
-	return v;
 }
 
 static void chunk_path(const Chunk *c, char *path, size_t size, bool tmp)

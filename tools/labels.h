@@ -39,6 +39,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "search.h"
+#include "tt.h"
 #include "wthor.h"
 
 #define LABELS_CHUNK 2000
@@ -98,11 +100,19 @@ typedef struct LabelJob {
 /* Write the missing chunks of a job (see above); 0 on success. */
 int labels_make(const LabelJob *job);
 
-/* The exact score of the side to move of a game's position at `empties`
- * (the reference the tests compare label files with); LABEL_NONE when the
- * game has no such position. */
-int labels_solve_one(const WthorGame *g, int empties);
-/* The same with the backward-induction search of depth D (labels.h). */
-int labels_search_one(const WthorGame *g, int empties, int depth);
+/* The backward-induction search (method dD-XXXXXXXX above), one per
+ * thread: iterative deepening 1..depth, its 4 MiB table cleared before
+ * every position, no ProbCut, the evaluator's current weights.  The value
+ * depends on the position, the depth and the weights only.  emilia-train's
+ * --search-mid labels use it too. */
+typedef struct LabelSearcher {
+	TT tt;
+	SearchShared sh;
+	SearchThread *t;
+} LabelSearcher;
+
+bool label_searcher_init(LabelSearcher *s);   /* false when out of memory */
+int label_searcher_value(LabelSearcher *s, Board b, int depth);
+void label_searcher_free(LabelSearcher *s);
 
 #endif
