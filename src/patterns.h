@@ -18,7 +18,7 @@
  *
  * Weight vector of one phase: PATTERN_WEIGHTS entries, pattern i at
  * patterns_offset(i), the mobility table at PATTERN_MOB_OFFSET.  Phase
- * by empties: (empties - 1) / 5, i.e. 12 phases for 1..60 empties.
+ * by empties: (empties - 1) / PATTERN_PHASE_WIDTH.
  *
  * Fast indices: every instance is split into groups of squares lying in
  * distinct columns of either the board or its transpose; a group's bits
@@ -42,14 +42,30 @@ enum {
 	PATTERN_MOB_SIZE = PATTERN_MOB_SIDE * PATTERN_MOB_SIDE,
 	PATTERN_MOB_OFFSET = 167265, /* sum of 3^n over the patterns */
 	PATTERN_WEIGHTS = PATTERN_MOB_OFFSET + PATTERN_MOB_SIZE,
-	PATTERN_PHASES = 12
 };
+
+#ifndef PATTERN_PHASE_WIDTH
+#define PATTERN_PHASE_WIDTH 5
+#endif
+enum { PATTERN_PHASES = (60 + PATTERN_PHASE_WIDTH - 1) / PATTERN_PHASE_WIDTH };
 
 /* Phase of a position with `empties` empty squares (0..60). */
 static inline int patterns_phase(int empties)
 {
-	int ph = (empties - 1) / 5;
+	int ph = (empties - 1) / PATTERN_PHASE_WIDTH;
 	return ph < 0 ? 0 : ph >= PATTERN_PHASES ? PATTERN_PHASES - 1 : ph;
+}
+
+/* The empties a phase covers: patterns_phase_lo(ph) .. patterns_phase_hi(ph). */
+static inline int patterns_phase_lo(int ph)
+{
+	return ph * PATTERN_PHASE_WIDTH + 1;
+}
+
+static inline int patterns_phase_hi(int ph)
+{
+	int hi = (ph + 1) * PATTERN_PHASE_WIDTH;
+	return hi > 60 ? 60 : hi;
 }
 
 const char *patterns_name(int pattern);

@@ -814,7 +814,7 @@ static void train(const Options *o, Set *s, int16_t *out)
 	for (int ph = o->ph_lo; ph <= o->ph_hi; ph++) {
 		/* the phase's empties, widened on both sides while there are fewer
 		 * than --min-positions samples (the opening phases are sparse) */
-		int lo = ph * 5 + 1, hi = ph * 5 + 5;
+		int lo = patterns_phase_lo(ph), hi = patterns_phase_hi(ph);
 		size_t n;
 		for (;;) {
 			n = 0;
@@ -845,7 +845,7 @@ static void train(const Options *o, Set *s, int16_t *out)
 			n++;
 		}
 		fprintf(stderr, "phase %d (%d-%d empties): %zu positions with %d-%d empties\n", ph,
-		        ph * 5 + 1, ph * 5 + 5, n, lo, hi);
+		        patterns_phase_lo(ph), patterns_phase_hi(ph), n, lo, hi);
 		float *prior = NULL;
 		if (o->prior) {
 			prior = xcalloc(PATTERN_WEIGHTS, sizeof *prior);
@@ -901,7 +901,7 @@ static void report(const char *name, const Set *s, FILE *rep)
 		fprintf(fo, "%s set: mean absolute error of eval_score per phase (discs)\n", name);
 		fprintf(fo, "  %-9s %9s %7s %9s %7s\n", "empties", "positions", "MAE", "exact", "MAE");
 		for (int ph = 0; ph < PATTERN_PHASES; ph++)
-			fprintf(fo, "  %2d-%-6d %9ld %7.2f %9ld %7.2f\n", ph * 5 + 1, ph * 5 + 5, cnt[ph],
+			fprintf(fo, "  %2d-%-6d %9ld %7.2f %9ld %7.2f\n", patterns_phase_lo(ph), patterns_phase_hi(ph), cnt[ph],
 			        cnt[ph] ? err[ph] / cnt[ph] : 0.0, nex[ph], nex[ph] ? ex[ph] / nex[ph] : 0.0);
 		fprintf(fo, "  %s positions at 24 empties with exact WTHOR scores: %ld, MAE %.3f\n",
 		        name, n24, n24 ? err24 / n24 : 0.0);
@@ -1227,7 +1227,7 @@ int main(int argc, char **argv)
 	o.exact_weight = 5.0;
 	o.search_weight = 1.0;
 	o.min_positions = 300000;
-	o.mob_max_phase = 9;
+	o.mob_max_phase = 50 / PATTERN_PHASE_WIDTH - 1;
 	o.theory_after = true;
 	o.max_solve = 1000000;
 	o.check_max = 1000;
