@@ -1034,19 +1034,25 @@ int book_list_moves(Book *b, const Game *g, BookMove *out, int max)
 		pthread_rwlock_unlock(&b->lock);
 		return 0;
 	}
-	for (uint64_t m = board_moves(pos.p, pos.o); m && n < max; m = bit_pop(m)) {
+	/* Every move first, then the best `max`: taking the first `max` in
+	 * square order and sorting those would drop better moves. */
+	BookMove all[65];
+	for (uint64_t m = board_moves(pos.p, pos.o); m; m = bit_pop(m)) {
 		int sq = bit_first(m);
 		MoveValue v;
 		move_value(b, pos, sq, &v);
 		if (v.in_book && v.has_est)
-			out[n++] = (BookMove){ sq, v.score, v.lower, v.upper, v.level, v.games, false };
+			all[n++] = (BookMove){ sq, v.score, v.lower, v.upper, v.level, v.games, false };
 	}
-	if (e->leaf < 64 && n < max) {
-		out[n++] = (BookMove){ book_move_from_canonical(pos, e->leaf), e->leaf_score, e->leaf_lower,
+	if (e->leaf < 64) {
+		all[n++] = (BookMove){ book_move_from_canonical(pos, e->leaf), e->leaf_score, e->leaf_lower,
 		                       e->leaf_upper, e->leaf_level, 0, true };
 	}
 	pthread_rwlock_unlock(&b->lock);
-	qsort(out, (size_t)n, sizeof *out, cmp_bookmove);
+	qsort(all, (size_t)n, sizeof *all, cmp_bookmove);
+	if (n > max)
+		n = max;
+	memcpy(out, all, (size_t)n * sizeof *out);
 	return n;
 }
 
