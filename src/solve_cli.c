@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "endgame.h"
+#include "progress.h"
 #include "text.h"
 #include "util.h"
 
@@ -35,6 +36,7 @@ typedef struct SolveCli {
 	/* progress state */
 	int cur_n;
 	double last_report;
+	ProgressEta eta;     /* time left shown, per position */
 	bool tty;
 } SolveCli;
 
@@ -46,19 +48,23 @@ static int usage(void)
 	return 2;
 }
 
-/* Progress on stderr for solves longer than 2 s.  The estimate assumes
- * the first root move (full window) costs about as much as three of the
- * others (null windows): rough, and reset by each aspiration pass. */
+/* Progress on stderr for solves longer than 2 s.  The raw estimate
+ * assumes the first root move (full window) costs about as much as three
+ * of the others (null windows): rough, and reset by each aspiration pass,
+ * so what is shown only counts down (progress.h). */
 static void progress(void *user, int bound, uint64_t nodes, double elapsed, int move_index, int moves)
 {
 	SolveCli *c = user;
 	if (c->quiet || elapsed < 2.0 || elapsed - c->last_report < (c->tty ? 1.0 : 10.0))
 		return;
 	c->last_report = elapsed;
-	char est[48] = "";
+	char est[64] = "";
 	if (moves > 0) {
-		double w = 3.0 + (moves - 1), done = move_index == 0 ? 1.5 : 3.0 + (move_index - 1) + 0.5;
-		snprintf(est, sizeof est, ", move %d/%d, ~%.0f s left", move_index + 1, moves, elapsed * (w / done - 1.0));
+		double left = progress_eta_update(&c->eta, elapsed, progress_solve_raw(elapsed, move_index, moves));
+		if (left > 0)
+			snprintf(est, sizeof est, ", move %d/%d, ~%.0f s left", move_index + 1, moves, left);
+		else
+			snprintf(est, sizeof est, ", move %d/%d, finishing", move_index + 1, moves);
 	}
 	fprintf(stderr, "%sposition %d: bound %+d, %llu nodes, %.1f s, %.1f Mn/s%s%s", c->tty ? "\r" : "", c->cur_n,
 	        bound, (unsigned long long)nodes, elapsed, elapsed > 0 ? nodes / elapsed / 1e6 : 0.0, est,
@@ -127,6 +133,7 @@ static void solve_one(SolveCli *c, const ObfPosition *pos)
 	const int size = c->opt.size;
 	c->cur_n = c->n;
 	c->last_report = 0;
+	progress_eta_init(&c->eta);
 	EndgameResult r = endgame_solve(pos->board, &c->opt);
 	if (!c->quiet && c->tty && r.seconds >= 2.0)
 		fprintf(stderr, "\r%60s\r", "");
