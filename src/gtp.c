@@ -4,6 +4,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include "endgame.h"
+#include "gamefile.h"
 #include "gtp.h"
 #include "proto_io.h"
 #include "text.h"
@@ -491,9 +492,28 @@ static void cmd_showboard(Gtp *g, int argc, char **argv)
 	reply_ok(g, "\n%s", pic);
 }
 
+/* Finished game: the score under the scoring rule.  Mid-game: the
+ * engine's estimate of the final score (GTP), from a search of the
+ * position at the session's level without the clock (the clocks are not
+ * charged), Black's margin with the empty squares to the winner as the
+ * solver counts it; exact once the level solves the position. */
 static void cmd_final_score(Gtp *g, int argc, char **argv)
 {
-	int m = game_margin(&g->game, g->scoring);
+	int m;
+	if (game_is_over(&g->game))
+		m = game_margin(&g->game, g->scoring);
+	else {
+		Game t = g->game;
+		if (game_must_pass(&t))
+			game_play(&t, BOARD_PASS);
+		EngineLimits lim;
+		memset(&lim, 0, sizeof lim);
+		lim.time_left = -1;
+		if (g->node_cap)
+			lim.nodes = g->node_cap;
+		EngineInfo r = engine_search(g->pe.engine, &t, &lim, NULL, NULL);
+		m = t.side == BLACK ? r.score : -r.score;
+	}
 	if (m > 0)
 		reply_ok(g, "B+%d", m);
 	else if (m < 0)
@@ -510,151 +530,14 @@ static void cmd_quit(Gtp *g, int argc, char **argv)
 
 /* ---- loadsgf -------------------------------------------------------------- */
 
-/* An SGF point: "f5" (Othello style) or "fe" (SGF letters); "", "tt",
- * "pass" and the other pass words are passes. */
-static int sgf_point(const char *v, int size)
-{
-	if (!v[0] || !strcasecmp(v, "tt"))
-		return BOARD_PASS;
-	int m = text_parse_move(v, size);
-	if (m >= 0)
-		return m;
-	if (strlen(v) == 2 && islower((unsigned char)v[0]) && islower((unsigned char)v[1])) {
-		int c = v[0] - 'a', r = v[1] - 'a';
-		if (c < size && r < size)
-			return r * 8 + c;
-	}
-	return -1;
-}
-
 /* Load the main line of an SGF game record into g; stop before move
- * `upto` (1-based) when upto > 0.  All or nothing. */
+ * `upto` (1-based) when upto > 0.  All or nothing (gamefile.h). */
 static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errlen)
 {
-	Game t;
-	int size = g->game.size;
-	uint64_t black = 0, white = 0;
-	bool setup = false, moved = false;
-	int side = BLACK;
-	long moves = 0;
-	game_init(&t, size, g->game.variant);
-	bool expl[GAME_MAX_PLY] = { false };
-	const char *p = strchr(text, '(');
-	if (!p) {
-		snprintf(err, errlen, "not an SGF file");
+	Game t = g->game;
+	bool expl[GAME_MAX_PLY];
+	if (!gamefile_parse_sgf(text, upto, &t, expl, err, errlen))
 		return false;
-	}
-	int depth = 0;
-	char ident[16] = { 0 };
-	bool after_value = false; /* a new identifier replaces the last one */
-	for (; *p; p++) {
-		char ch = *p;
-		if (ch == '(') {
-			if (++depth > 1)
-				break; /* variations: the main line ends here */
-			continue;
-		}
-		if (ch == ')')
-			break;
-		if (isupper((unsigned char)ch)) {
-			if (after_value) {
-				ident[0] = 0;
-				after_value = false;
-			}
-			size_t k = strlen(ident);
-			if (k + 1 < sizeof ident) {
-				ident[k] = ch;
-				ident[k + 1] = 0;
-			}
-			continue;
-		}
-		if (ch == ';') {
-			ident[0] = 0;
-			continue;
-		}
-		if (ch != '[')
-			continue;
-		/* a property value */
-		char val[64];
-		size_t n = 0;
-		for (p++; *p && *p != ']'; p++) {
-			if (*p == '\\' && p[1])
-				p++;
-			if (n + 1 < sizeof val)
-				val[n++] = *p;
-		}
-		val[n] = 0;
-		if (!*p)
-			break;
-		after_value = true;
-		char *v = proto_trim(val);
-		char q[PROTO_QUOTE_MAX];
-		if (!strcmp(ident, "SZ")) {
-			long sz;
-			if (!util_parse_int(v, 1, 64, &sz) || (sz != 8 && sz != 6)) {
-				snprintf(err, errlen, "unsupported board size '%s'", proto_quote(v, q));
-				return false;
-			}
-			if (moved || setup) {
-				snprintf(err, errlen, "SZ after the game started");
-				return false;
-			}
-			size = (int)sz;
-			game_init(&t, size, g->game.variant);
-		} else if (!strcmp(ident, "AB") || !strcmp(ident, "AW") || !strcmp(ident, "AE")) {
-			int sq = sgf_point(v, size);
-			if (sq < 0 || sq == BOARD_PASS || moved) {
-				snprintf(err, errlen, "bad setup point '%s'", proto_quote(v, q));
-				return false;
-			}
-			if (!setup) {
-				Board b = board_start(size);
-				black = b.p;
-				white = b.o;
-				setup = true;
-			}
-			black &= ~bit_of(sq);
-			white &= ~bit_of(sq);
-			if (ident[1] == 'B')
-				black |= bit_of(sq);
-			else if (ident[1] == 'W')
-				white |= bit_of(sq);
-		} else if (!strcmp(ident, "PL")) {
-			side = (v[0] == 'W' || v[0] == 'w') ? WHITE : BLACK;
-		} else if (!strcmp(ident, "B") || !strcmp(ident, "W")) {
-			if (!moved) {
-				if (setup) {
-					Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-					game_set(&t, b, side);
-				}
-				moved = true;
-			}
-			int c = ident[0] == 'B' ? BLACK : WHITE;
-			int mv = sgf_point(v, size);
-			moves++;
-			if (upto > 0 && moves >= upto)
-				break;
-			if (mv < 0) {
-				snprintf(err, errlen, "bad move '%s' at move %ld", proto_quote(v, q), moves);
-				return false;
-			}
-			if (mv == BOARD_PASS) {
-				if (c != t.side || !game_must_pass(&t)) {
-					snprintf(err, errlen, "illegal pass at move %ld", moves);
-					return false;
-				}
-				expl[t.nply] = true;
-				game_play(&t, BOARD_PASS);
-			} else if (game_play_colour(&t, c, mv) != GAME_OK) {
-				snprintf(err, errlen, "illegal move '%s' at move %ld", proto_quote(v, q), moves);
-				return false;
-			}
-		}
-	}
-	if (!moved && setup) {
-		Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-		game_set(&t, b, side);
-	}
 	g->game = t;
 	memcpy(g->explicit_pass, expl, sizeof expl);
 	return true;
@@ -967,7 +850,7 @@ static const GtpCommand gtp_commands[] = {
 	{ "time_settings", cmd_time_settings, "<main> <byo_time> <byo_stones>", "set the clock" },
 	{ "time_left", cmd_time_left, "<color> <seconds> <stones>", "time left on a clock" },
 	{ "showboard", cmd_showboard, "", "draw the board (legal moves marked '.')" },
-	{ "final_score", cmd_final_score, "", "B+n, W+n or 0 under the scoring rule" },
+	{ "final_score", cmd_final_score, "", "B+n, W+n or 0: the result, or the engine's estimate mid-game" },
 	{ "loadsgf", cmd_loadsgf, "<file> [move_number]", "load a game record" },
 	{ "quit", cmd_quit, "", "exit" },
 	{ "emilia-setboard", cmd_setboard, "[OBF]", "set the position from an OBF line (no argument: show it)" },
