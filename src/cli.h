@@ -14,5 +14,8 @@ int cli_solve(int argc, char **argv);
 int cli_protocol(int argc, char **argv);
 int cli_protocol_usage(void);
 int cli_play(int argc, char **argv);
+/* `review GAME` (review.h) and `show POSITION` (svg.h). */
+int cli_review(int argc, char **argv);
+int cli_show(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ static const Command commands[] = {
 	{ "play", cli_play, "play [--color black|white|both|none] [--time SECONDS] [OPTIONS]  a game in the terminal" },
 	{ "bench", cli_bench, "bench [--depth N] [--threads N]  deterministic search benchmark; last line: Nodes searched: N" },
 	{ "perft", cli_perft, "perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]" },
+	{ "review", cli_review, "review GAME|--wthor FILE --game N [--level L] [--exact-from N] [--json] [--html FILE]  review a game's moves" },
+	{ "show", cli_show, "show POSITION [--svg FILE] [--numbers] [--no-legal]  draw a board (OBF, transcript or game file)" },
 	{ "solve", cli_solve, "solve FILE.obf|OBF|TRANSCRIPT [--threads N] [--hash MB] [--wld] [--board 8|6|4] [--variant normal|anti] [--json]" },
 };
 
