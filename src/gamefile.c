@@ -385,7 +385,7 @@ bool gamefile_load_wthor(const char *path, long index, GameRecord *r, char *err)
 	}
 	WthorGame w;
 	if (ok && !wthor_record((const unsigned char *)buf, &h, (uint32_t)(index - 1), &w, e)) {
-		snprintf(err, GAMEFILE_ERR, "%s: game %ld: %s", path, index, e);
+		snprintf(err, GAMEFILE_ERR, "%s: %s", path, e);
 		ok = false;
 	}
 	if (ok) {

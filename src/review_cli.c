@@ -254,7 +254,7 @@ int cli_show(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
 			return show_usage(stdout, 0);
-		else if (a[0] == '-' && a[1] == '-' && a[2]) {
+		else if (a[0] == '-' && a[1] == '-' && a[2] && strlen(a) < 20) { /* an OBF line may start with -- */
 			fprintf(stderr, "emilia show: unknown option '%s'\n", a);
 			return show_usage(stderr, 2);
 		} else if (!pos)
