@@ -18,7 +18,8 @@ typedef enum { MODE_GTP, MODE_NBOARD, MODE_UGI, MODE_PLAY } ProtoMode;
 static int usage(FILE *f, int status)
 {
 	fprintf(f, "usage: emilia [OPTIONS] [--gtp | --nboard | --ugi]   (GTP when no mode is given)\n"
-	           "       emilia [OPTIONS] play [--color black|white|both|none] [--time SECONDS]\n");
+	           "       emilia [OPTIONS] play [--color black|white|both|none] [--time SECONDS] [--clock M+I]\n"
+	           "                             [--thinking | --no-thinking]\n");
 	options_print_usage(f);
 	return status;
 }
@@ -30,7 +31,7 @@ static int run(int argc, char **argv, ProtoMode mode)
 	Options opts;
 	options_init(&opts);
 	char err[OPTIONS_ERR];
-	PlayConfig play = { PLAY_HUMAN_BLACK, 0 };
+	PlayConfig play = { PLAY_HUMAN_BLACK, 0, -1, 0, 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if ((!strcmp(a, "--color") || !strcmp(a, "--colour")) && i + 1 < argc) {
@@ -49,6 +50,21 @@ static int run(int argc, char **argv, ProtoMode mode)
 				fprintf(stderr, "emilia: --time must be seconds per move\n");
 				return 2;
 			}
+		} else if (!strcmp(a, "--clock") && i + 1 < argc) {
+			/* M+I: minutes per side, seconds added after each move */
+			char *end;
+			const char *c = argv[++i];
+			play.clock_minutes = strtod(c, &end);
+			play.clock_increment = 0;
+			if (*end == '+')
+				play.clock_increment = strtod(end + 1, &end);
+			if (end == c || *end || !(play.clock_minutes > 0) || play.clock_minutes > 1440 ||
+			    !(play.clock_increment >= 0) || play.clock_increment > 3600) {
+				fprintf(stderr, "emilia: --clock must be MINUTES[+SECONDS], e.g. 5+3\n");
+				return 2;
+			}
+		} else if (!strcmp(a, "--thinking") || !strcmp(a, "--no-thinking")) {
+			play.thinking = a[2] == 't';
 		} else if (!strcmp(a, "--gtp"))
 			mode = MODE_GTP;
 		else if (!strcmp(a, "--nboard"))

@@ -1340,6 +1340,51 @@ START_TEST(test_tool_refuses_crafted)
 }
 END_TEST
 
+/* book_list_moves with a limit N gives the best N moves, best first: the
+ * NBoard `hint 1` bug took the first N in square order (after f5d6c3d3
+ * it answered C2 -12 while C4 +2 is the best book move). */
+START_TEST(test_list_moves_best_first)
+{
+	char err[BOOK_ERR];
+	Book *b = book_open_default(err);
+	ck_assert_msg(b != NULL, "%s", err);
+	static const char *const lines[] = { "f5d6c3d3", "f5d6", "f5f6", "f5d6c3", "f5d6c5f4e3", "f5f4e3", "" };
+	int positions = 0;
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		Game g;
+		game_init(&g, 8, VARIANT_NORMAL);
+		char terr[TEXT_ERR];
+		ck_assert(text_apply_transcript(&g, lines[i], terr));
+		BookMove all[64];
+		int n = book_list_moves(b, &g, all, 64);
+		if (n < 2)
+			continue;
+		positions++;
+		for (int k = 1; k < n; k++)
+			ck_assert_int_ge(all[k - 1].score, all[k].score);
+		for (int max = 1; max <= n; max++) {
+			BookMove mv[64];
+			ck_assert_int_eq(book_list_moves(b, &g, mv, max), max);
+			for (int k = 0; k < max; k++) {
+				ck_assert_int_eq(mv[k].move, all[k].move);
+				ck_assert_int_eq(mv[k].score, all[k].score);
+				ck_assert_int_eq(mv[k].leaf, all[k].leaf);
+			}
+		}
+		if (!strcmp(lines[i], "f5d6c3d3")) {
+			/* the case of the report: the best move is not the first in square order */
+			int lowest = 64;
+			for (int k = 0; k < n; k++)
+				if (!all[k].leaf && all[k].move < lowest)
+					lowest = all[k].move;
+			ck_assert_int_ne(all[0].move, lowest);
+		}
+	}
+	ck_assert_int_ge(positions, 4);
+	book_free(b);
+}
+END_TEST
+
 static Suite *book_suite(void)
 {
 	Suite *s = suite_create("book");
@@ -1366,6 +1411,7 @@ static Suite *book_suite(void)
 	tcase_add_test(tc, test_deviate);
 	tcase_add_test(tc, test_engine_hook);
 	tcase_add_test(tc, test_default_book);
+	tcase_add_test(tc, test_list_moves_best_first);
 	tcase_add_test(tc, test_tool);
 	tcase_add_test(tc, test_tool_refuses_crafted);
 	suite_add_tcase(s, tc);

@@ -157,12 +157,41 @@ START_TEST(clock_is_honoured)
 }
 END_TEST
 
+/* final_score before the end: the engine's estimate of the final score
+ * (GTP), not the discs on the board; where the level solves the position
+ * it is the exact result, the same as emilia-solve's. */
+START_TEST(final_score_midgame)
+{
+	const char *moves = "f5f6e6f4e3d3f3c5c4b4c3e7b3e2g4g5f2d2e1c2b6d6c6b5d1c1h6c7a4a3a6g3a5f1a2h3h4g6h2b2h7"
+	                    "g2h5g7e8d7a1";
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+	         "printf 'emilia-transcript %s\\nfinal_score\\nemilia-solve\\nquit\\n' | \"${EMILIA_BIN:-./emilia}\" "
+	         "--no-book --threads 1 --hash 16 --level 10", moves);
+	int st;
+	char *out = test_run_shell(cmd, &st);
+	ck_assert_int_eq(st, 0);
+	/* White to move with 13 empties: the discs stand 35-16 for Black */
+	char sq[8];
+	int solved = 0;
+	const char *fs = strstr(out, "\n= B+");
+	ck_assert_msg(fs != NULL, "%s", out);
+	int margin = atoi(fs + 5);
+	const char *sv = strstr(fs + 1, "\n= ");
+	ck_assert(sv != NULL && sscanf(sv + 3, "%7s %d", sq, &solved) == 2);
+	ck_assert_int_eq(margin, -solved);
+	ck_assert_int_eq(margin, 50);
+	free(out);
+}
+END_TEST
+
 static Suite *gtp_suite(void)
 {
 	Suite *s = suite_create("gtp");
 	TCase *tc = tcase_create("sessions");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, quarry_session);
+	tcase_add_test(tc, final_score_midgame);
 	tcase_add_test(tc, passes_session);
 	tcase_add_test(tc, errors_session);
 	tcase_add_test(tc, extensions_session);

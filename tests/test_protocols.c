@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "gamefile.h"
 #include "nboard.h"
+#include "text.h"
+#include "textcheck.h"
 #include "testutil.h"
 #include "transcript.h"
 #include "ugi.h"
@@ -43,6 +46,14 @@ START_TEST(nboard_learn_and_book_hints)
 	ck_assert_msg(f != NULL, "learn did not write %s", path);
 	fclose(f);
 	remove(path);
+}
+END_TEST
+
+/* hint N in a book position (the built-in book): the best N book moves,
+ * best first (it once listed the first N in square order: C2 -12). */
+START_TEST(nboard_hint_order)
+{
+	session("nboard_hint_order", "--nboard --threads 1 --hash 16");
 }
 END_TEST
 
@@ -193,6 +204,158 @@ START_TEST(ugi_never_loses_on_time)
 }
 END_TEST
 
+/* ---- the terminal game's commands, driven through its command loop ---- */
+
+/* Run `emilia ARGS` with the lines of `input` on stdin; stdout+stderr. */
+static char *play_run(const char *args, const char *input)
+{
+	const char *in = test_tmp_path("play.in");
+	test_write_file(in, input, strlen(input));
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "%s < %s", args, in);
+	int st;
+	char *out = test_run_emilia(cmd, &st);
+	ck_assert_msg(st == 0, "status %d: %s", st, out);
+	ck_assert_msg(strstr(out, "Bye.") != NULL, "no end: %s", out);
+	return out;
+}
+
+static void expect(const char *out, const char *want)
+{
+	ck_assert_msg(strstr(out, want) != NULL, "'%s' not in:\n%s", want, out);
+}
+
+/* The final `Hint: SQ (score N ...).` line after `from`; into buf. */
+static const char *hint_after(const char *from, char *buf, size_t len)
+{
+	const char *h = from;
+	while ((h = strstr(h, "Hint: ")) != NULL && strncmp(strchr(h, ' ') + 4, "(score", 6) != 0)
+		h++;
+	ck_assert_msg(h != NULL, "no hint in %s", from);
+	size_t n = strcspn(h, "\n");
+	ck_assert(n < len);
+	memcpy(buf, h, n);
+	buf[n] = 0;
+	return h + n;
+}
+
+/* level and time bare, a hint at full strength at any level, the thinking
+ * line, the last-move marker, save and load (GGF and transcript). */
+START_TEST(play_new_commands)
+{
+	char dir[512], input[4096];
+	snprintf(dir, sizeof dir, "%s", test_tmpdir());
+	snprintf(input, sizeof input,
+	         "level\ntime\nlevel easy\nhint\nlevel hard\nhint\nlevel 1\ntime 0.3\ntime\nf5\n"
+	         "save %s/g.ggf\nsave %s/g.txt\nundo\nload %s/g.ggf\ntranscript\nload %s/missing.ggf\nsave\n"
+	         "load %s/g.txt\nquit\n", dir, dir, dir, dir, dir);
+	char *out = play_run("play --color black --no-book --level 1 --threads 1 --hash 16 --thinking", input);
+	expect(out, "Black to move> Level 1 (hints are always at full strength).\n");
+	expect(out, "Black to move> Emilia's time per move: by level (no limit).\n");
+	expect(out, "Black to move> Level easy.\n");
+	/* the same hint at Easy as at Hard: Hard's search both times */
+	char h1[128], h2[128];
+	const char *rest = hint_after(out, h1, sizeof h1);
+	hint_after(rest, h2, sizeof h2);
+	ck_assert_str_eq(h1, h2);
+	expect(out, "Hint: 0.");      /* the thinking line of the hint ... */
+	expect(out, ", depth 16, ");  /* ... which searched to Hard's depth */
+	expect(out, "Black to move> Emilia's time per move: 0.3 s.\n");
+	expect(out, "Black to move> Emilia thinks: ");
+	/* Emilia's reply, marked on the board */
+	const char *p = strstr(out, "Emilia (White) plays ");
+	ck_assert(p != NULL);
+	char reply[3] = { p[21], p[22], 0 };
+	char want[1024];
+	snprintf(want, sizeof want, "last move %s\n", reply);
+	expect(p, want);
+	int sq = text_parse_square(reply, 8);
+	ck_assert_int_ge(sq, 0);
+	const char *row = strstr(p, "\n 1 ");
+	for (int r = 0; r < sq / 8; r++)
+		row = strchr(row + 1, '\n');
+	ck_assert_int_eq(row[1 + 2 + 2 * (sq % 8)], '[');
+	ck_assert_int_eq(row[1 + 2 + 2 * (sq % 8) + 1], 'O');
+	ck_assert_int_eq(row[1 + 2 + 2 * (sq % 8) + 2], ']');
+	/* the files */
+	snprintf(want, sizeof want, "Saved 2 moves to %s/g.ggf.\n", dir);
+	expect(out, want);
+	GameRecord rec;
+	char err[GAMEFILE_ERR], path[600];
+	snprintf(path, sizeof path, "%s/g.ggf", dir);
+	ck_assert_msg(gamefile_load(path, 8, VARIANT_NORMAL, &rec, err), "%s", err);
+	ck_assert_int_eq(rec.format, GAMEFILE_GGF);
+	ck_assert_int_eq(rec.game.nply, 2);
+	ck_assert_int_eq(rec.game.hist[0].move, text_parse_square("f5", 8));
+	ck_assert_int_eq(rec.game.hist[1].move, sq);
+	ck_assert_str_eq(rec.black, "Player");
+	ck_assert_str_eq(rec.white, "Emilia");
+	snprintf(path, sizeof path, "%s/g.txt", dir);
+	char *txt = transcript_read_file(path);
+	snprintf(want, sizeof want, "f5%s\n", reply);
+	ck_assert_str_eq(txt, want);
+	free(txt);
+	expect(out, "Black to move> Move taken back.\n");
+	snprintf(want, sizeof want, "Loaded %s/g.ggf: 2 moves.\n", dir);
+	expect(out, want);
+	snprintf(want, sizeof want, "Transcript: f5%s\n", reply);
+	expect(out, want);
+	snprintf(want, sizeof want, "Not loaded: %s/missing.ggf: ", dir);
+	expect(out, want);
+	expect(out, "save needs a file name");
+	snprintf(want, sizeof want, "Loaded %s/g.txt: 2 moves.\n", dir);
+	expect(out, want);
+	free(out);
+}
+END_TEST
+
+/* --clock 5+3: both clocks beside the board and with a bare `time`, the
+ * increment after a move; a clock that runs out loses the game. */
+START_TEST(play_clock)
+{
+	char *out = play_run("play --color both --no-book --clock 5+3", "time\nf5\ntime\nquit\n");
+	expect(out, " 4 - - . O X - - - 4   clock Black 5:00  White 5:00\n");
+	expect(out, "Black to move> Game clock 5+3: Black 5:00, White 5:00 left.\n");
+	expect(out, " 4 - - - O X . - - 4   clock Black 5:03  White 5:00\n");
+	expect(out, "White to move> Game clock 5+3: Black 5:03, White 5:00 left.\n");
+	free(out);
+	/* 1.2 s each: White answers after 2 s */
+	int st;
+	char *bin_out = test_run_shell("(printf 'f5\\n'; sleep 2; printf 'd6\\nd3\\nquit\\n') | \"${EMILIA_BIN:-./emilia}\" "
+	                               "play --color both --no-book --clock 0.02", &st);
+	ck_assert_int_eq(st, 0);
+	expect(bin_out, "White's time is up: Black wins on time.\n");
+	expect(bin_out, "> The game is over. Type 'new' to play again or 'undo' to take back.\n");
+	free(bin_out);
+}
+END_TEST
+
+/* `review` at the end of a game (here a 9-move wipe-out), in text and as
+ * an HTML report that parses as XML. */
+START_TEST(play_review_at_end)
+{
+	char input[1024];
+	snprintf(input, sizeof input, "d3\nc3\nb3\nd2\ne1\nd6\nd7\ne3\nf4\nreview 1 %s\nreview purple\nquit\n",
+	         test_tmp_path("r.html"));
+	char *out = play_run("play --color both --no-book --level 3", input);
+	expect(out, "Game over. Black 13, White 0 (plain scoring).\n");
+	expect(out, "Type 'review' to see every move's loss");
+	expect(out, "> Review: Black vs White, 9 moves, Black wins by 64.\n");
+	expect(out, "Engine level 1: depth 1, exact from 2 empties");
+	expect(out, "\n  9  Black   f4 ");
+	expect(out, "\nSummary ");
+	expect(out, "HTML report written to ");
+	expect(out, "review takes a level");
+	/* the last move wins everything: the best one, exactly */
+	char *doc = transcript_read_file(test_tmp_path("r.html"));
+	ck_assert(doc != NULL);
+	char err[160];
+	ck_assert_msg(xml_check(doc, NULL, NULL, err), "%s", err);
+	free(doc);
+	free(out);
+}
+END_TEST
+
 static Suite *protocols_suite(void)
 {
 	Suite *s = suite_create("protocols");
@@ -200,6 +363,7 @@ static Suite *protocols_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, nboard_session);
 	tcase_add_test(tc, nboard_learn_and_book_hints);
+	tcase_add_test(tc, nboard_hint_order);
 	tcase_add_test(tc, ugi_session);
 	tcase_add_test(tc, play_both_session);
 	tcase_add_test(tc, play_engine_session);
@@ -208,6 +372,13 @@ static Suite *protocols_suite(void)
 	tcase_add_test(tc, ugi_options_from_registry);
 	tcase_add_test(tc, ugi_never_loses_on_time);
 	suite_add_tcase(s, tc);
+	TCase *tp = tcase_create("play");
+	tcase_set_timeout(tp, 120);
+	tcase_add_checked_fixture(tp, test_tmpdir_setup, test_tmpdir_teardown);
+	tcase_add_test(tp, play_new_commands);
+	tcase_add_test(tp, play_clock);
+	tcase_add_test(tp, play_review_at_end);
+	suite_add_tcase(s, tp);
 	return s;
 }
 
