@@ -276,6 +276,12 @@ bench-smp: all
 	sh bench/search-smp.sh 2 5 14
 	sh bench/search-smp.sh 2 5 16
 
+# ---- game review (issue 24): the time of a full review of 60-move games at
+# the default settings (bench/review-results.md).
+.PHONY: bench-review
+bench-review: all
+	sh bench/review.sh ./emilia $(DATA)
+
 # ---- memory (issue "Hardening", defect 2): hash tables' start-up time and peak RSS ----
 # bench-memory: start-up time and peak RSS for --hash 1, 64, 1024 and 4096, the
 # first searches, and the refusal of a size above the memory available

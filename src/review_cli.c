@@ -39,8 +39,8 @@ static void review_progress(void *user, int done, int total, double elapsed)
 	/* positions get dearer towards the exact solves; the estimate only counts down */
 	double raw = done > 0 ? elapsed * (total - done) / done : -1;
 	double left = progress_eta_update(&p->eta, elapsed, raw);
-	if (!p->tty && elapsed - p->last < 10.0 && done < total)
-		return;
+	if (!p->tty && elapsed - p->last < 10.0)
+		return; /* not a terminal: a line every 10 s (and one at the end) */
 	p->last = elapsed;
 	char line[200];
 	progress_bar(line, sizeof line, done, total, "positions", elapsed, done < total ? left : -1, 30);
@@ -187,6 +187,12 @@ int cli_review(int argc, char **argv)
 	ok = review_run(pe.engine, &rec, &set, review_progress, &prog, rv, rerr, sizeof rerr);
 	if (!quiet && prog.tty)
 		fprintf(stderr, "\r%78s\r", "");
+	else if (!quiet && ok) {
+		char line[200];
+		int n = rv->nmoves;
+		progress_bar(line, sizeof line, n, n, "moves reviewed", rv->seconds, -1, 30);
+		fprintf(stderr, "%s\n", line);
+	}
 	options_engine_close(&pe);
 	if (!ok) {
 		fprintf(stderr, "emilia review: %s\n", rerr);
