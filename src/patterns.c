@@ -49,7 +49,7 @@ typedef struct Group {
 	uint16_t tab[256];
 } Group;
 
-enum { MAX_GROUPS = 3 * PATTERN_INSTANCES };
+enum { MAX_GROUPS = 3 * PATTERN_INSTANCES, PEXT_TABLE = 20000 };
 
 static struct {
 	uint32_t size[PATTERN_COUNT];
@@ -64,6 +64,13 @@ static struct {
 	int ngroups;
 	Group groups[MAX_GROUPS];
 	uint32_t set_id;
+	/* the bit-extract kernel: each instance's squares as a mask, and a
+	 * table from the extracted bits (in square order) to the ternary
+	 * index's share of one colour */
+	uint64_t inst_mask[PATTERN_INSTANCES];
+	uint32_t pext_base[PATTERN_INSTANCES];
+	uint16_t pext_tab[PEXT_TABLE];
+	int kernel;
 } T;
 
 static int sym_square(int sq, int s)
@@ -125,6 +132,32 @@ static void add_groups(int inst)
 	}
 }
 
+/* The bit-extract kernel needs BMI2's PEXT, which is fast on Intel CPUs
+ * and on AMD from Zen 3, but microcoded (tens of cycles) on Zen 1 and 2:
+ * those keep the multiply kernel.  Both give the same indices. */
+static int patterns_kernel_default(void)
+{
+#if EMILIA_HAVE_AVX2
+	__builtin_cpu_init();
+	if (__builtin_cpu_is("znver1") || __builtin_cpu_is("znver2"))
+		return PATTERNS_KERNEL_MULTIPLY;
+	return PATTERNS_KERNEL_PEXT;
+#else
+	return PATTERNS_KERNEL_MULTIPLY;
+#endif
+}
+
+int patterns_kernel(void) { return T.kernel; }
+
+bool patterns_set_kernel(int kernel)
+{
+	if (kernel == PATTERNS_KERNEL_MULTIPLY || (kernel == PATTERNS_KERNEL_PEXT && EMILIA_HAVE_AVX2)) {
+		T.kernel = kernel;
+		return true;
+	}
+	return false;
+}
+
 __attribute__((constructor)) static void patterns_init(void)
 {
 	uint32_t off = 0, h = 2166136261u;
@@ -171,6 +204,32 @@ __attribute__((constructor)) static void patterns_init(void)
 			add_groups(inst);
 		}
 	}
+	/* bit-extract tables: bit j of the extracted value is the j-th lowest
+	 * square of the instance, worth 3^k where k is its digit */
+	uint32_t base = 0;
+	for (int i = 0; i < T.ninst; i++) {
+		const int n = defs[T.inst_pattern[i]].n;
+		T.inst_mask[i] = square_set(T.inst_sq[i], n);
+		T.pext_base[i] = base;
+		int digit_of_bit[PATTERN_MAX_SQUARES], j = 0;
+		for (uint64_t m = T.inst_mask[i]; m; m = bit_pop(m), j++)
+			for (int k = 0; k < n; k++)
+				if (T.inst_sq[i][k] == bit_first(m))
+					digit_of_bit[j] = k;
+		for (uint32_t bits = 0; bits < (1u << n); bits++) {
+			uint32_t v = 0;
+			for (int b = 0; b < n; b++)
+				if (bits & (1u << b)) {
+					uint32_t pw = 1;
+					for (int k = 0; k < digit_of_bit[b]; k++)
+						pw *= 3;
+					v += pw;
+				}
+			T.pext_tab[base + bits] = (uint16_t)v;
+		}
+		base += 1u << n;
+	}
+	T.kernel = patterns_kernel_default();
 	/* the mobility feature is part of the set too */
 	h = (h ^ (uint32_t)PATTERN_MOB_SIDE) * 16777619u;
 	T.set_id = h;
@@ -218,8 +277,26 @@ uint32_t patterns_mobility_index(uint64_t p, uint64_t o)
 	return PATTERN_MOB_OFFSET + (uint32_t)(mp * PATTERN_MOB_SIDE + mo);
 }
 
+#if EMILIA_HAVE_AVX2
+static void features_pext(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
+{
+	for (int i = 0; i < PATTERN_INSTANCES; i++) {
+		const uint16_t *tab = T.pext_tab + T.pext_base[i];
+		out[i] = T.inst_offset[i] + tab[_pext_u64(p, T.inst_mask[i])]
+		       + 2u * tab[_pext_u64(o, T.inst_mask[i])];
+	}
+	out[PATTERN_INSTANCES] = patterns_mobility_index(p, o);
+}
+#endif
+
 void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
 {
+#if EMILIA_HAVE_AVX2
+	if (T.kernel == PATTERNS_KERNEL_PEXT) {
+		features_pext(p, o, out);
+		return;
+	}
+#endif
 	const uint64_t M = 0x0101010101010101ULL;
 	const uint64_t b[2][2] = { { p, o }, { bit_transpose(p), bit_transpose(o) } };
 	/* local accumulators: stores to out[] could alias the tables */

@@ -31,6 +31,7 @@
 #ifndef EMILIA_PATTERNS_H
 #define EMILIA_PATTERNS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum {
@@ -88,6 +89,15 @@ uint32_t patterns_set_id(void);
  * Fast version (group tables) and the slow square-by-square reference. */
 void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
 void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
+
+/* Kernels of patterns_features: the multiply-gather groups (every build)
+ * and, in the AVX2 build, BMI2's bit extract with one table per instance.
+ * The default is chosen at start-up from the CPU; both give the same
+ * indices.  patterns_set_kernel (for tests and benchmarks) returns false
+ * when the build lacks the kernel. */
+enum { PATTERNS_KERNEL_MULTIPLY = 0, PATTERNS_KERNEL_PEXT = 1 };
+int patterns_kernel(void);
+bool patterns_set_kernel(int kernel);
 
 /* Mobility feature entry for (p to move, o). */
 uint32_t patterns_mobility_index(uint64_t p, uint64_t o);
