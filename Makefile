@@ -151,7 +151,7 @@ help:
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  clean        remove build outputs"
 
-# ---- evaluation (issue 5): embedded weights, zlib for the trainer, training recipe ----
+# ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
 # weights.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
 $(BUILD)/src/weights.o: data/eval.bin
 TOOL_LIBS += -lz
@@ -174,7 +174,7 @@ eval-train: tools
 bench-eval: all
 	sh bench/eval.sh $(DATA)
 
-# ---- book (issue 8): embedded default book, book recipe, book benchmarks ----
+# ---- book: embedded default book, book recipe, book benchmarks ----
 # book_default.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
 $(BUILD)/src/book_default.o: book/emilia.book
 BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
@@ -188,7 +188,7 @@ book: tools
 bench-book: all
 	sh bench/book.sh
 
-# ---- protocols (issue 6): libFuzzer harness for the GTP, NBoard and UGI parsers ----
+# ---- protocols: libFuzzer harness for the GTP, NBoard and UGI parsers ----
 # and for the file loaders (loadsgf contents, books, weight files).
 # `make fuzz` builds tests/fuzz/fuzz_{gtp,nboard,ugi,sgf,book,weights} with clang (ASan+UBSan) and
 # runs each for FUZZ_SECONDS, starting from the saved corpus and the session
@@ -240,7 +240,7 @@ MATCH_GAMES ?= 100
 match-strength: all
 	sh bench/match-strength.sh $(XOT) $(MATCH_GAMES)
 
-# ---- clock (issue 19): time used per move against per-move and whole-game
+# ---- clock: time used per move against per-move and whole-game
 # clocks (bench/clock-results.md); CLOCK_GAMES games per clock (5 s a move:
 # 5 minutes a game).
 CLOCK_GAMES ?= 4
@@ -248,10 +248,10 @@ CLOCK_GAMES ?= 4
 bench-clock: all
 	sh bench/clock.sh $(XOT) $(CLOCK_GAMES)
 
-# ---- endgame solver (issue 3) ------------------------------------------------
+# ---- endgame solver ---------------------------------------------------------
 # ffo: FFO #1-#39 must all be solved exactly (CI runs the fast part in
-# tests/test_endgame.c).  bench-ffo: FFO #40-#49 with 1 thread (target
-# 0.77 G nodes, 40 s).  bench-ffo-threads: #40-#59 with 1 and 2 threads and
+# tests/test_endgame.c).  bench-ffo: FFO #40-#49 with 1 thread.
+# bench-ffo-threads: #40-#59 with 1 and 2 threads and
 # the speedup.  bench-6x6: the 6x6 start solved from scratch.  Each run
 # appends to bench/ffo-history.csv.
 .PHONY: ffo bench-ffo bench-ffo-threads bench-6x6
@@ -264,25 +264,25 @@ bench-ffo-threads: all
 bench-6x6: all
 	sh bench/solve-6x6.sh ./emilia 1
 
-# ---- search (issue 4): bench signature on every build, thread speedup ----
+# ---- search: bench signature on every build, thread speedup ----
 # make bench-signature [BENCH=N]: builds portable, avx2 and debug, checks that
 # `emilia bench` gives the same "Nodes searched" everywhere (and equals N).
 .PHONY: bench-signature bench-smp
 bench-signature:
 	sh bench/check-signature.sh $(BENCH)
-# bench-smp: the 2-thread time-to-depth speedup at depth 14 (about 0.35 s a
-# position with 1 thread here) and at depth 16 (about 0.85 s a position).
+# bench-smp: the 2-thread time-to-depth speedup at depths 14 and 16
+# (bench/search-results.md).
 bench-smp: all
 	sh bench/search-smp.sh 2 5 14
 	sh bench/search-smp.sh 2 5 16
 
-# ---- game review (issue 24): the time of a full review of 60-move games at
+# ---- game review: the time of a full review of 60-move games at
 # the default settings (bench/review-results.md).
 .PHONY: bench-review
 bench-review: all
 	sh bench/review.sh ./emilia $(DATA)
 
-# ---- memory (issue "Hardening", defect 2): hash tables' start-up time and peak RSS ----
+# ---- memory: hash tables' start-up time and peak RSS ----
 # bench-memory: start-up time and peak RSS for --hash 1, 64, 1024 and 4096, the
 # first searches, and the refusal of a size above the memory available
 # (bench/memory-results.md).

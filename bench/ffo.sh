@@ -1,5 +1,5 @@
 #!/bin/sh
-# FFO endgame benchmark (endgame solver, issue 3).
+# FFO endgame benchmark (endgame solver).
 #
 #   sh bench/ffo.sh RANGE THREADS [EMILIA] [EXTRA SOLVE OPTIONS...]
 #

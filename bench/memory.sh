@@ -1,5 +1,5 @@
 #!/bin/sh
-# Memory and start-up benchmark of the hash tables (issue "Hardening", defect 2).
+# Memory and start-up benchmark of the hash tables.
 #   sh bench/memory.sh [EMILIA] [HASHES]        (make bench-memory)
 # EMILIA: the binary (default ./emilia); HASHES: --hash sizes in MiB
 # (default "1 64 1024 4096").  For each size:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Time-to-depth speedup of N threads over 1 (midgame search, issue 4).
+# Time-to-depth speedup of N threads over 1 (midgame search).
 #   sh bench/search-smp.sh [THREADS [ROUNDS [DEPTH [POSITIONS]]]]
 # Runs `emilia bench --smp THREADS --depth DEPTH --file POSITIONS` ROUNDS
 # times (defaults: 2 threads, 5 rounds, depth 14, bench/smp-positions.txt:

@@ -10,8 +10,7 @@
  *               the board is then full; the 3/4-empty code tries squares
  *               alone in their quadrant first (parity).
  *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
- *               (5: with 6, 1.24x the nodes on FFO #40-#49 and about the
- *               same time).
+ *               (below this size a table costs more than it saves).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (endgame_tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
@@ -36,9 +35,9 @@
  * beyond the window, t rising over the levels eg_mpc_t[].  Each level is
  * cheap and leaves best moves in the table (its bounds are tagged with the
  * level, so the exact search never uses them) and a better score estimate
- * for the next level's aspiration window.  FFO #40-#49, 1 thread: 1.448 G
- * nodes without (--disable presearch), 0.765 G with; the sigma model and
- * t values were tuned on those positions (README, Endgame solver).
+ * for the next level's aspiration window.  Together they about halve the
+ * nodes of the exact search; the sigma model and t values were tuned by
+ * node counts on FFO #40-#49 (bench/endgame-results.md).
  *
  * Table traffic: the table is allocated with huge pages (util_alloc_large)
  * and a node prefetches its children's buckets while ordering them.  With
@@ -627,8 +626,8 @@ static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 }
 
 /* Plies of the evaluation search that orders the moves of an n-empties
- * node (0: fastest-first and static evaluation only).  FFO #49 (26
- * empties): 598 M nodes with 3 plies from 26 empties, 728 M with 2. */
+ * node (0: fastest-first and static evaluation only); deeper ordering
+ * pays for itself from 26 empties on. */
 static int eg_sort_depth(int n)
 {
 	return n < EG_SORT_SEARCH_MIN ? 0 : n < 26 ? 2 : 3;
@@ -801,7 +800,7 @@ static inline int eg_mpc_depth(int n)
 /* Standard deviation (discs) of exact score minus depth-d evaluation search
  * at n empties: a linear model tuned by node counts on FFO #40-#49 (a
  * smaller sigma cuts more in the pre-searches but orders the exact search
- * worse: 2.5 + 0.1 (n - d) and 3.5 + 0.2 (n - d) both cost more). */
+ * worse; a larger one cuts too little). */
 static inline double eg_mpc_sigma(int n, int d)
 {
 	return 3.0 + 0.15 * (n - d);
@@ -1006,8 +1005,8 @@ static int eg_root_aspiration(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot
 		g = alpha + 1;
 	if (g > beta - 1)
 		g = beta - 1;
-	/* (g - 2, g + 2): a wider (g - 3, g + 3) costs more than the occasional
-	 * re-search (FFO #40-#42: 77.1 M against 64.7 M nodes) */
+	/* (g - 2, g + 2): a wider window costs more nodes than the occasional
+	 * re-search of a narrow one */
 	int lo = g - 2 > alpha ? g - 2 : alpha, hi = g + 2 < beta ? g + 2 : beta;
 	int delta = 4;
 	for (int tries = 1;; tries++) {

@@ -567,6 +567,14 @@ static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
 		options_apply(&nb->opts, OPT_LEVEL, &nb->pe, err);
 		return;
 	}
+	if (proto_eq(argv[0], "contempt")) {
+		/* NBoard's draw value, sent at every start: accepted and ignored,
+		 * since Emilia always scores a draw as 0 */
+		long c;
+		if (argc != 2 || !util_parse_int(argv[1], -6400, 6400, &c))
+			status(nb, "error: set contempt: expected an integer");
+		return;
+	}
 	if (proto_eq(argv[0], "game")) {
 		Game g;
 		double tl[2], inc[2];

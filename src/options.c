@@ -36,8 +36,6 @@ static const OptionDef option_defs[OPT_COUNT] = {
 	                   "milliseconds the controller's clock loses per move outside the engine (pipes, GUI, network)" },
 	[OPT_SOLVE_LIMIT] = { "solve-limit", OPTION_INT, "36", 0, 64, NULL,
 	                      "most empties the solve commands accept" },
-	[OPT_CONTEMPT] = { "contempt", OPTION_INT, "0", -64, 64, NULL,
-	                   "draw value in discs (accepted for NBoard; not used by the search)" },
 };
 
 void options_init(Options *o)

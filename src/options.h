@@ -42,7 +42,6 @@ typedef enum {
 	OPT_SEED,
 	OPT_OVERHEAD,
 	OPT_SOLVE_LIMIT,
-	OPT_CONTEMPT,
 	OPT_COUNT
 } OptionId;
 

@@ -215,14 +215,6 @@ void proto_out_line(ProtoOut *o, const char *fmt, ...)
 		free(text);
 }
 
-void proto_out_block(ProtoOut *o, const char *text, size_t len)
-{
-	pthread_mutex_lock(&o->lock);
-	fwrite(text, 1, len, o->f);
-	fflush(o->f);
-	pthread_mutex_unlock(&o->lock);
-}
-
 void proto_buf_init(ProtoBuf *b)
 {
 	b->cap = 256;
@@ -266,12 +258,4 @@ void proto_buf_vprintf(ProtoBuf *b, const char *fmt, va_list ap)
 		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	}
 	b->len += (size_t)n;
-}
-
-void proto_buf_printf(ProtoBuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	proto_buf_vprintf(b, fmt, ap);
-	va_end(ap);
 }

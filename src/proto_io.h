@@ -10,7 +10,7 @@
  * carriage returns become spaces.  So whatever arrives, the caller gets a
  * NUL-terminated printable line or an explicit status.
  *
- * Output: ProtoOut serialises whole lines or blocks from several threads
+ * Output: ProtoOut serialises whole lines from several threads
  * (a protocol's reader and its search worker) and flushes after each, as
  * the GUIs require.
  */
@@ -85,8 +85,6 @@ void proto_out_init(ProtoOut *o, FILE *f);
 void proto_out_destroy(ProtoOut *o);
 /* Write one line (a newline is added) and flush, atomically. */
 void proto_out_line(ProtoOut *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Write a block of text as it is and flush, atomically. */
-void proto_out_block(ProtoOut *o, const char *text, size_t len);
 
 /* A growable text buffer for building multi-line replies. */
 typedef struct ProtoBuf {
@@ -97,7 +95,6 @@ typedef struct ProtoBuf {
 void proto_buf_init(ProtoBuf *b);
 void proto_buf_free(ProtoBuf *b);
 void proto_buf_clear(ProtoBuf *b);
-void proto_buf_printf(ProtoBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void proto_buf_vprintf(ProtoBuf *b, const char *fmt, va_list ap);
 
 #endif

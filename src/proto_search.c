@@ -141,11 +141,6 @@ void proto_search_stop(ProtoSearch *s)
 	proto_search_wait(s);
 }
 
-bool proto_search_busy(const ProtoSearch *s)
-{
-	return s->running;
-}
-
 bool proto_search_infinite(const ProtoSearch *s)
 {
 	return s->running && s->limits.infinite;

@@ -58,7 +58,6 @@ bool proto_search_start_job(ProtoSearch *s, Engine *e, void (*job)(void *user, P
 void proto_search_wait(ProtoSearch *s);
 /* Stop the running search and join it. */
 void proto_search_stop(ProtoSearch *s);
-bool proto_search_busy(const ProtoSearch *s);
 /* Whether the running search has no end of its own (infinite). */
 bool proto_search_infinite(const ProtoSearch *s);
 

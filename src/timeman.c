@@ -15,8 +15,8 @@
 #define TIMEMAN_HARD_TARGETS 4.0
 #define TIMEMAN_HARD_SHARE 0.4
 /* The soft limit is this many targets: a search stops between iterations
- * and so uses about 0.6-0.8 of its soft limit (measured), which would
- * leave a quarter of a whole-game clock unused at the end. */
+ * and so uses well under its soft limit: a soft limit of one target
+ * would leave part of a whole-game clock unused at the end. */
 #define TIMEMAN_SOFT_TARGETS 1.3
 
 double timeman_margin(double avail)

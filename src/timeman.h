@@ -51,7 +51,7 @@
  * increments still to come), this move's target is its weight's share of
  * the weights of the moves to come (of the period's moves only, in a
  * period).  soft is 1.3 times the target, since a search stops between
- * iterations and so uses 0.6-0.8 of its soft limit; what a move leaves
+ * iterations and so uses well under its soft limit; what a move leaves
  * goes to the moves after it.  hard allows up to 4 times the target for
  * an unstable search,
  * and never more than 40 % of the usable time while more moves follow.

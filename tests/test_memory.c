@@ -1,5 +1,5 @@
 /*
- * Memory of the hash tables (issue "Hardening", defect 2): the --hash check
+ * Memory of the hash tables: the --hash check
  * against the memory available, tables mapped lazily (nothing written at
  * start-up or by a new game), one budget for the midgame and endgame
  * tables, resizing that frees first and falls back to a smaller table,
