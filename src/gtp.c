@@ -7,6 +7,7 @@
 #include "gamefile.h"
 #include "gtp.h"
 #include "proto_io.h"
+#include "proto_search.h"
 #include "text.h"
 #include "util.h"
 
@@ -236,17 +237,14 @@ static void charge_clock(Gtp *g, int c, double seconds)
 	}
 }
 
-/* The engine's move for the side to move (which has a legal move).  A
- * result that is not a legal move (which would be an engine bug) is
- * replaced by the first legal move, so the controller never sees an
- * illegal move. */
+/* The engine's move for the side to move (which has a legal move), made
+ * safe by proto_search_legal_move(): the controller never sees an illegal
+ * move. */
 static int engine_move(Gtp *g, EngineInfo *out)
 {
 	EngineLimits lim = search_limits(g);
 	EngineInfo r = engine_search(g->pe.engine, &g->game, &lim, NULL, NULL);
-	uint64_t legal = game_moves(&g->game);
-	if (r.move < 0 || r.move >= 64 || !(legal & bit_of(r.move)))
-		r.move = bit_first(legal);
+	r.move = proto_search_legal_move(&g->game, r.move);
 	if (out)
 		*out = r;
 	return r.move;

@@ -10,6 +10,7 @@
 #include "play.h"
 #include "progress.h"
 #include "proto_io.h"
+#include "proto_search.h"
 #include "review.h"
 #include "text.h"
 #include "util.h"
@@ -313,9 +314,7 @@ static void engine_turns(Play *p)
 	while (!play_over(p) && engine_plays(p, p->game.side)) {
 		EngineLimits lim = limits(p);
 		EngineInfo r = think_search(p, &lim, "Emilia thinks");
-		uint64_t legal = game_moves(&p->game);
-		if (r.move < 0 || r.move >= 64 || !(legal & bit_of(r.move)))
-			r.move = bit_first(legal);
+		r.move = proto_search_legal_move(&p->game, r.move);
 		char sq[8];
 		text_square(r.move, sq);
 		fprintf(p->out, "Emilia (%s) plays %s.\n", colour_word(p->game.side), sq);
@@ -410,9 +409,7 @@ static void cmd_hint(Play *p)
 	engine_set_level(p->pe.engine, ENGINE_LEVEL_HARD);
 	EngineInfo r = think_search(p, &lim, "Hint");
 	engine_set_level(p->pe.engine, options_level(&p->opts));
-	uint64_t legal = game_moves(&p->game);
-	if (r.move < 0 || r.move >= 64 || !(legal & bit_of(r.move)))
-		r.move = bit_first(legal);
+	r.move = proto_search_legal_move(&p->game, r.move);
 	char sq[8];
 	text_square(r.move, sq);
 	fprintf(p->out, "Hint: %s (score %+d for %s%s).\n", sq, r.score, colour_word(p->game.side),
