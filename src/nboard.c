@@ -202,36 +202,29 @@ bool nboard_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2]
 				snprintf(err, 160, "GGF: board size must be 8 or 6");
 				return false;
 			}
-			uint64_t black = 0, white = 0;
-			int n = 0, side = -1;
-			for (s = end; *s; s++) {
-				if (*s == ' ')
-					continue;
-				if (n == size * size) {
-					if (side >= 0) {
-						snprintf(err, 160, "GGF: extra characters in BO");
-						return false;
-					}
-					if (*s == '*' || *s == 'X' || *s == 'x')
-						side = BLACK;
-					else if (*s == 'O' || *s == 'o')
-						side = WHITE;
-					else {
-						snprintf(err, 160, "GGF: BO side to move must be * or O");
-						return false;
-					}
-					continue;
-				}
-				int sq = (n / (int)size) * 8 + n % (int)size;
-				if (*s == '*' || *s == 'X' || *s == 'x')
-					black |= bit_of(sq);
-				else if (*s == 'O' || *s == 'o')
-					white |= bit_of(sq);
-				else if (*s != '-' && *s != '.') {
-					snprintf(err, 160, "GGF: bad square '%c' in BO", isprint((unsigned char)*s) ? *s : '?');
+			uint64_t black, white;
+			size_t nread;
+			int n = text_read_diagram(end, (int)size, true, &black, &white, &nread);
+			s = end + nread;
+			if (n < size * size && *s) {
+				snprintf(err, 160, "GGF: bad square '%c' in BO", isprint((unsigned char)*s) ? *s : '?');
+				return false;
+			}
+			while (*s == ' ')
+				s++;
+			int side = -1;
+			if (*s) {
+				side = text_side_char((unsigned char)*s++);
+				if (side == TEXT_NOT_SQUARE) {
+					snprintf(err, 160, "GGF: BO side to move must be * or O");
 					return false;
 				}
-				n++;
+				while (*s == ' ')
+					s++;
+				if (*s) {
+					snprintf(err, 160, "GGF: extra characters in BO");
+					return false;
+				}
 			}
 			if (n != size * size || side < 0) {
 				snprintf(err, 160, "GGF: BO has %d squares%s", n, side < 0 ? " and no side to move" : "");

@@ -128,6 +128,49 @@ bool text_apply_transcript(Game *g, const char *s, char *err)
 	return true;
 }
 
+int text_square_char(int ch)
+{
+	switch (ch) {
+	case 'X': case 'x': case '*': case 'B': case 'b': return BLACK;
+	case 'O': case 'o': case 'W': case 'w': return WHITE;
+	case '-': case '.': case '_': return TEXT_EMPTY;
+	default: return TEXT_NOT_SQUARE;
+	}
+}
+
+int text_side_char(int ch)
+{
+	int c = text_square_char(ch);
+	return c == TEXT_EMPTY ? TEXT_NOT_SQUARE : c;
+}
+
+int text_read_diagram(const char *s, int size, bool blanks, uint64_t *black, uint64_t *white, size_t *end)
+{
+	const int nsq = size * size;
+	uint64_t b = 0, w = 0;
+	size_t i = 0;
+	int k = 0;
+	while (k < nsq) {
+		if (blanks)
+			while (s[i] == ' ')
+				i++;
+		int c = text_square_char((unsigned char)s[i]);
+		if (c == TEXT_NOT_SQUARE)
+			break;
+		uint64_t bit = bit_of((k / size) * 8 + k % size);
+		if (c == BLACK)
+			b |= bit;
+		else if (c == WHITE)
+			w |= bit;
+		i++;
+		k++;
+	}
+	*black = b;
+	*white = w;
+	*end = i;
+	return k;
+}
+
 bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
 {
 	if (!line) {
@@ -140,36 +183,28 @@ bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
 	size_t i = 0;
 	while (line[i] == ' ' || line[i] == '\t')
 		i++;
-	int k = 0;
-	uint64_t black = 0, white = 0;
-	for (; line[i] && !isspace((unsigned char)line[i]) && line[i] != ';'; i++, k++) {
-		char ch = line[i];
-		if (k >= nsq)
-			continue; /* counted below for the message */
-		int sq = (k / size) * 8 + k % size;
-		if (ch == 'X' || ch == 'x' || ch == '*' || ch == 'B' || ch == 'b')
-			black |= bit_of(sq);
-		else if (ch == 'O' || ch == 'o' || ch == 'W' || ch == 'w')
-			white |= bit_of(sq);
-		else if (ch != '-' && ch != '.' && ch != '_') {
-			char q[16];
-			quote_token(&line[i], 1, q, sizeof q);
-			snprintf(err, TEXT_ERR, "invalid square character '%s' at column %zu", q, i + 1);
-			return false;
-		}
+	uint64_t black, white;
+	size_t used;
+	int k = text_read_diagram(line + i, size, false, &black, &white, &used);
+	i += used;
+	/* the board is the word up to a blank or ';' */
+	const bool sep = !line[i] || isspace((unsigned char)line[i]) || line[i] == ';';
+	if (k < nsq && !sep) {
+		char q[16];
+		quote_token(&line[i], 1, q, sizeof q);
+		snprintf(err, TEXT_ERR, "invalid square character '%s' at column %zu", q, i + 1);
+		return false;
 	}
+	for (; line[i] && !isspace((unsigned char)line[i]) && line[i] != ';'; i++)
+		k++; /* characters past the board, counted for the message */
 	if (k != nsq) {
 		snprintf(err, TEXT_ERR, "board has %d squares, expected %d", k, nsq);
 		return false;
 	}
 	while (line[i] == ' ' || line[i] == '\t')
 		i++;
-	char sc = line[i];
-	if (sc == 'X' || sc == 'x' || sc == '*' || sc == 'B' || sc == 'b')
-		r.side = BLACK;
-	else if (sc == 'O' || sc == 'o' || sc == 'W' || sc == 'w')
-		r.side = WHITE;
-	else {
+	r.side = text_side_char((unsigned char)line[i]);
+	if (r.side == TEXT_NOT_SQUARE) {
 		snprintf(err, TEXT_ERR, "missing side to move (X or O) at column %zu", i + 1);
 		return false;
 	}

@@ -29,6 +29,25 @@ int text_parse_move(const char *s, int size);
  * untouched and err says e.g. "illegal move d3 at move 12". */
 bool text_apply_transcript(Game *g, const char *s, char *err);
 
+/* Board diagrams, the one reader of every format that writes a board as
+ * square characters (OBF lines, UGI positions, GGF's BO property).  A
+ * square character is X x * B b (black), O o W w (white) or - . _ (empty).
+ * text_square_char() gives BLACK, WHITE, TEXT_EMPTY or TEXT_NOT_SQUARE;
+ * text_side_char() BLACK, WHITE or TEXT_NOT_SQUARE (an empty is no side). */
+enum { TEXT_EMPTY = -1, TEXT_NOT_SQUARE = -2 };
+int text_square_char(int ch);
+int text_side_char(int ch);
+
+/* Read the squares of a size x size diagram from s, row by row from a1
+ * (discs as bits row * 8 + column in *black and *white).  Reading stops
+ * after size * size squares or at the first character that is not a
+ * square character; with `blanks`, spaces between squares are skipped.
+ * Returns the number of squares read and in *end the offset of the first
+ * character not read, so the caller names what is wrong in its own terms:
+ * a bad character (s[*end] is not NUL or a separator) or too few
+ * squares. */
+int text_read_diagram(const char *s, int size, bool blanks, uint64_t *black, uint64_t *white, size_t *end);
+
 /* An OBF line: squares a1.. (X black, O white, - or . empty), side to move,
  * then optional ";" and "MOVE:score" pairs, "%" comment. */
 typedef struct ObfPosition {

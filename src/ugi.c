@@ -88,13 +88,10 @@ static void on_done(void *user, const Game *g, const EngineInfo *r, bool stopped
 
 static bool parse_side(const char *s, int *side)
 {
-	if (!s || s[1])
+	if (!s || !s[0] || s[1])
 		return false;
-	switch (s[0]) {
-	case 'X': case 'x': case 'B': case 'b': case '*': *side = BLACK; return true;
-	case 'O': case 'o': case 'W': case 'w': *side = WHITE; return true;
-	default: return false;
-	}
+	*side = text_side_char((unsigned char)s[0]);
+	return *side != TEXT_NOT_SQUARE;
 }
 
 /* A FEN: the squares a1..h8 as X/O/- (64 or 36 of them), or rows with
@@ -129,11 +126,11 @@ static bool parse_fen(const char *squares, const char *side_s, Game *out, Varian
 				c = 0;
 			} else if (ch >= '1' && ch <= '8') {
 				c += ch - '0';
-			} else if (c < size && strchr("XxOo*Ww-.Bb", ch)) {
-				int sq = r * 8 + c;
-				if (strchr("Xx*Bb", ch))
+			} else if (c < size && text_square_char((unsigned char)ch) != TEXT_NOT_SQUARE) {
+				int sq = r * 8 + c, disc = text_square_char((unsigned char)ch);
+				if (disc == BLACK)
 					black |= bit_of(sq);
-				else if (strchr("OoWw", ch))
+				else if (disc == WHITE)
 					white |= bit_of(sq);
 				c++;
 			} else {
@@ -156,17 +153,11 @@ static bool parse_fen(const char *squares, const char *side_s, Game *out, Varian
 			return false;
 		}
 		size = n == 64 ? 8 : 6;
-		for (size_t k = 0; k < n; k++) {
+		size_t k;
+		if (text_read_diagram(squares, size, false, &black, &white, &k) != (int)n) {
 			char ch = squares[k];
-			int sq = (int)(k / (size_t)size) * 8 + (int)(k % (size_t)size);
-			if (strchr("Xx*Bb", ch))
-				black |= bit_of(sq);
-			else if (strchr("OoWw", ch))
-				white |= bit_of(sq);
-			else if (ch != '-' && ch != '.') {
-				snprintf(err, 160, "fen: bad character '%c' at square %zu", isprint((unsigned char)ch) ? ch : '?', k + 1);
-				return false;
-			}
+			snprintf(err, 160, "fen: bad character '%c' at square %zu", isprint((unsigned char)ch) ? ch : '?', k + 1);
+			return false;
 		}
 	}
 	game_init(out, size, v);

@@ -347,6 +347,45 @@ START_TEST(obf_errors_say_what_and_where)
 }
 END_TEST
 
+/* The one diagram reader behind OBF, UGI positions and GGF's BO. */
+START_TEST(diagram_reader_counts_squares_and_stops_where_it_should)
+{
+	uint64_t black, white;
+	size_t end;
+	/* every alphabet, row by row from a1: a1 X, b1 *, c1 B, a2 O, b2 W,
+	 * and one character past the 64 squares that is not read */
+	char d[80];
+	snprintf(d, sizeof d, "X*B-----OW%s-----Q", "-------------------------------------------------");
+	ck_assert_int_eq(strlen(d), 65);
+	ck_assert_int_eq(text_read_diagram(d, 8, false, &black, &white, &end), 64);
+	ck_assert_int_eq(end, 64);
+	ck_assert_uint_eq(black, 0x7ULL);
+	ck_assert_uint_eq(white, (1ULL << 8) | (1ULL << 9));
+	ck_assert_int_eq(text_read_diagram("x.b_ow", 2, false, &black, &white, &end), 4);
+	ck_assert_int_eq(end, 4);  /* 2x2: a1 b1 (bits 0, 1), then a2 b2 (bits 8, 9) */
+	ck_assert_uint_eq(black, 0x1ULL | (1ULL << 8));
+	ck_assert_uint_eq(white, 0);
+	/* blanks between squares only where asked for */
+	ck_assert_int_eq(text_read_diagram("XO OX *", 2, true, &black, &white, &end), 4);
+	ck_assert_int_eq(end, 5);
+	ck_assert_uint_eq(black, 0x1ULL | (1ULL << 9));
+	ck_assert_uint_eq(white, 0x2ULL | (1ULL << 8));
+	ck_assert_int_eq(text_read_diagram("XO OX", 2, false, &black, &white, &end), 2);
+	ck_assert_int_eq(end, 2);
+	/* a bad character: the count so far and where it is */
+	ck_assert_int_eq(text_read_diagram("--Z-", 2, false, &black, &white, &end), 2);
+	ck_assert_int_eq(end, 2);
+	ck_assert_int_eq(text_read_diagram("", 8, true, &black, &white, &end), 0);
+	ck_assert_int_eq(end, 0);
+	/* sides: discs only, never an empty */
+	ck_assert_int_eq(text_side_char('*'), BLACK);
+	ck_assert_int_eq(text_side_char('w'), WHITE);
+	ck_assert_int_eq(text_side_char('-'), TEXT_NOT_SQUARE);
+	ck_assert_int_eq(text_square_char('_'), TEXT_EMPTY);
+	ck_assert_int_eq(text_square_char('Z'), TEXT_NOT_SQUARE);
+}
+END_TEST
+
 START_TEST(obf_huge_and_binary_lines)
 {
 	const size_t n = 1 << 20;
@@ -442,6 +481,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, obf_parses_ffo_lines);
 	tcase_add_test(tc, obf_round_trips_random_positions);
 	tcase_add_test(tc, obf_errors_say_what_and_where);
+	tcase_add_test(tc, diagram_reader_counts_squares_and_stops_where_it_should);
 	tcase_add_test(tc, obf_huge_and_binary_lines);
 	tcase_add_test(tc, board_picture_is_exact);
 	suite_add_tcase(s, tc);
