@@ -57,7 +57,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: all emilia tools test debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: all emilia tools test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -106,13 +106,22 @@ check-deps:
 		fi; \
 	fi
 
-# `make test` runs every tests/test_*.c suite against this build's binaries.
+# `make test` runs the layer check (tests/layers.sh: no upward include, see
+# docs/ARCHITECTURE.md; it must also catch the fixture's upward include), then
+# every tests/test_*.c suite against this build's binaries.
 # CK_DEFAULT_TIMEOUT: sanitizer builds are several times slower.
-test: check-deps
+test: check-deps layers
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test-bins
 	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
 	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+
+.PHONY: layers
+layers:
+	@sh tests/layers.sh
+	@if sh tests/layers.sh tests/data/layers >/dev/null; then \
+		echo "tests/layers.sh did not see the upward include of tests/data/layers" >&2; exit 1; fi
+	@echo "layers: no upward include"
 
 .SECONDARY:
 .PHONY: test-bins
@@ -143,7 +152,7 @@ clean:
 help:
 	@echo "make [ARCH=auto|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
 	@echo "  all          build ./emilia and the tools (default)"
-	@echo "  test         build and run the Check test suites (installs Check as root)"
+	@echo "  test         layer check, then build and run the Check test suites (installs Check as root)"
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
 	@echo "  tsan         run the test suites under ThreadSanitizer"

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "game.h"
+#include "timeman.h"
 
 typedef struct Engine Engine;
 
@@ -30,19 +31,8 @@ typedef struct Engine Engine;
  * about 2x that many empties as in Edax). */
 enum { ENGINE_LEVEL_EASY = -1, ENGINE_LEVEL_NORMAL = -2, ENGINE_LEVEL_HARD = -3 };
 
-typedef struct EngineLimits {
-	int depth;          /* 0 = from level */
-	uint64_t nodes;     /* 0 = none */
-	double movetime;    /* seconds for this move, 0 = none */
-	double time_left;   /* clock of the side to move in seconds, < 0 = no clock */
-	double increment;   /* seconds added after each move (Fischer) */
-	int moves_to_go;    /* moves until the clock is refilled, 0 = whole game */
-	double byo_time;    /* a byo-yomi period after the main time: seconds ... */
-	int byo_moves;      /* ... for this many moves (0 = no periods) */
-	double overhead;    /* seconds lost per move outside the engine (move-overhead) */
-	bool infinite;      /* until engine_stop() */
-	int multipv;        /* 0/1 = best move only; N = the best N moves (analysis) */
-} EngineLimits;
+/* The limits of a search, EngineLimits, are defined with the clock model
+ * in timeman.h. */
 
 #define ENGINE_MAX_PV 64
 

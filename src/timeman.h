@@ -62,7 +62,23 @@
 #define EMILIA_TIMEMAN_H
 
 #include <stdbool.h>
-#include "engine.h"
+#include <stdint.h>
+
+/* What a protocol asks of one search: the clock model above plus the
+ * limits that are not about time. */
+typedef struct EngineLimits {
+	int depth;          /* 0 = from level */
+	uint64_t nodes;     /* 0 = none */
+	double movetime;    /* seconds for this move, 0 = none */
+	double time_left;   /* clock of the side to move in seconds, < 0 = no clock */
+	double increment;   /* seconds added after each move (Fischer) */
+	int moves_to_go;    /* moves until the clock is refilled, 0 = whole game */
+	double byo_time;    /* a byo-yomi period after the main time: seconds ... */
+	int byo_moves;      /* ... for this many moves (0 = no periods) */
+	double overhead;    /* seconds lost per move outside the engine (move-overhead) */
+	bool infinite;      /* until engine_stop() */
+	int multipv;        /* 0/1 = best move only; N = the best N moves (analysis) */
+} EngineLimits;
 
 typedef struct TimePlan {
 	double soft;   /* seconds; 0 = none */
