@@ -174,7 +174,7 @@ EVAL_SECONDS ?= 3000
 eval-data: tools
 	nice sh tools/eval-data.sh $(DATA) data/labels $(EVAL_THREADS) $(EVAL_SECONDS)
 .PHONY: eval-train bench-eval
-# Full training run (see README, Evaluation): writes data/eval.bin and bench/eval-train.txt.
+# Full training run (see README, "Training the evaluation"): writes data/eval.bin and bench/eval-train.txt.
 eval-train: tools
 	nice ./emilia-train --data $(DATA) --out data/eval.bin --threads $(EVAL_THREADS) \
 	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt \
@@ -190,7 +190,7 @@ BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
 BOOK_LEVEL ?= 6
 BOOK_THREADS ?= 2
 .PHONY: book bench-book
-# Default book from the WTHOR games plus engine searches (see README, "Opening book").
+# Default book from the WTHOR games plus engine searches (see docs/protocols.md, "Opening book").
 book: tools
 	nice sh book/build.sh $(BOOK_DATA) $(BOOK_LEVEL) $(BOOK_THREADS)
 	@$(MAKE) --no-print-directory all

@@ -89,8 +89,8 @@ void engine_stop(Engine *e);
  * number of empties from which the engine solves exactly, and for Easy and
  * Normal the margin in discs within which a move is picked at random
  * (< 0: always the best).  `timed`: the search has a clock, in which case
- * Hard is limited by the clock only.  The table is in README.md
- * ("Search"). */
+ * Hard is limited by the clock only.  The table is in docs/engine.md
+ * ("Levels"). */
 void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, int *random_margin);
 
 /* Exact solves of single-line searches by the endgame solver (endgame.h,
