@@ -38,6 +38,10 @@ static const PatternDef defs[PATTERN_COUNT] = {
 	{ "diag6", 6, { SQ('c', 1), SQ('d', 2), SQ('e', 3), SQ('f', 4), SQ('g', 5), SQ('h', 6) } },
 	{ "diag5", 5, { SQ('d', 1), SQ('e', 2), SQ('f', 3), SQ('g', 4), SQ('h', 5) } },
 	{ "diag4", 4, { SQ('e', 1), SQ('f', 2), SQ('g', 3), SQ('h', 4) } },
+	{ "triangle", 10, { SQ('a', 1), SQ('b', 1), SQ('c', 1), SQ('d', 1), SQ('a', 2),
+	                    SQ('b', 2), SQ('c', 2), SQ('a', 3), SQ('b', 3), SQ('a', 4) } },
+	{ "edgeblock", 10, { SQ('a', 1), SQ('c', 1), SQ('d', 1), SQ('e', 1), SQ('f', 1),
+	                     SQ('h', 1), SQ('c', 2), SQ('d', 2), SQ('e', 2), SQ('f', 2) } },
 };
 
 /* One group: squares of an instance lying in distinct columns of the
@@ -49,7 +53,7 @@ typedef struct Group {
 	uint16_t tab[256];
 } Group;
 
-enum { MAX_GROUPS = 3 * PATTERN_INSTANCES, PEXT_TABLE = 20000 };
+enum { MAX_GROUPS = 3 * PATTERN_INSTANCES, PEXT_TABLE = 28000 };
 
 static struct {
 	uint32_t size[PATTERN_COUNT];
@@ -230,8 +234,10 @@ __attribute__((constructor)) static void patterns_init(void)
 		base += 1u << n;
 	}
 	T.kernel = patterns_kernel_default();
-	/* the mobility feature is part of the set too */
+	/* the global features are part of the set too */
 	h = (h ^ (uint32_t)PATTERN_MOB_SIDE) * 16777619u;
+	h = (h ^ (uint32_t)PATTERN_POT_SIDE) * 16777619u;
+	h = (h ^ (uint32_t)PATTERN_DISC_SIZE) * 16777619u;
 	T.set_id = h;
 }
 
@@ -285,9 +291,30 @@ static void features_pext(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]
 		out[i] = T.inst_offset[i] + tab[_pext_u64(p, T.inst_mask[i])]
 		       + 2u * tab[_pext_u64(o, T.inst_mask[i])];
 	}
-	out[PATTERN_INSTANCES] = patterns_mobility_index(p, o);
+	patterns_globals(p, o, out + PATTERN_INSTANCES);
 }
 #endif
+
+/* Empty squares next to a disc of x. */
+static uint64_t empty_neighbours(uint64_t x, uint64_t empty)
+{
+	const uint64_t nA = 0xFEFEFEFEFEFEFEFEULL, nH = 0x7F7F7F7F7F7F7F7FULL;
+	const uint64_t row = x | ((x << 1) & nA) | ((x >> 1) & nH);
+	return (row | (row << 8) | (row >> 8)) & empty;
+}
+
+void patterns_globals(uint64_t p, uint64_t o, uint32_t out[PATTERN_GLOBALS])
+{
+	const uint64_t empty = ~(p | o);
+	int pp = bit_count(empty_neighbours(o, empty)), po = bit_count(empty_neighbours(p, empty));
+	if (pp >= PATTERN_POT_SIDE)
+		pp = PATTERN_POT_SIDE - 1;
+	if (po >= PATTERN_POT_SIDE)
+		po = PATTERN_POT_SIDE - 1;
+	out[0] = patterns_mobility_index(p, o);
+	out[1] = PATTERN_POT_OFFSET + (uint32_t)(pp * PATTERN_POT_SIDE + po);
+	out[2] = PATTERN_DISC_OFFSET + (uint32_t)(bit_count(p) - bit_count(o) + 64);
+}
 
 void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
 {
@@ -310,7 +337,7 @@ void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
 		idx[gr->inst] += (uint32_t)gr->tab[bp] + 2u * gr->tab[bo];
 	}
 	memcpy(out, idx, sizeof idx);
-	out[PATTERN_INSTANCES] = patterns_mobility_index(p, o);
+	patterns_globals(p, o, out + PATTERN_INSTANCES);
 }
 
 void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
@@ -336,4 +363,26 @@ void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES
 	if (mo >= PATTERN_MOB_SIDE)
 		mo = PATTERN_MOB_SIDE - 1;
 	out[PATTERN_INSTANCES] = PATTERN_MOB_OFFSET + (uint32_t)(mp * PATTERN_MOB_SIDE + mo);
+	/* potential mobility and disc difference, square by square */
+	int pp = 0, po = 0, d = 0;
+	for (int sq = 0; sq < 64; sq++) {
+		d += (p >> sq & 1) ? 1 : (o >> sq & 1) ? -1 : 0;
+		if ((p | o) & bit_of(sq))
+			continue;
+		bool near_p = false, near_o = false;
+		for (int dr = -1; dr <= 1; dr++)
+			for (int dc = -1; dc <= 1; dc++) {
+				int r = sq / 8 + dr, c = sq % 8 + dc;
+				if ((dr || dc) && r >= 0 && r < 8 && c >= 0 && c < 8) {
+					near_p |= (p >> (r * 8 + c)) & 1;
+					near_o |= (o >> (r * 8 + c)) & 1;
+				}
+			}
+		pp += near_o;
+		po += near_p;
+	}
+	pp = pp < PATTERN_POT_SIDE ? pp : PATTERN_POT_SIDE - 1;
+	po = po < PATTERN_POT_SIDE ? po : PATTERN_POT_SIDE - 1;
+	out[PATTERN_INSTANCES + 1] = PATTERN_POT_OFFSET + (uint32_t)(pp * PATTERN_POT_SIDE + po);
+	out[PATTERN_INSTANCES + 2] = PATTERN_DISC_OFFSET + (uint32_t)(d + 64);
 }

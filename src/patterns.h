@@ -13,8 +13,12 @@
  * indices; the trainer ties their weights (patterns_canonical), which is
  * what makes the evaluation exactly invariant under the 8 symmetries.
  *
- * Besides the patterns there is one global feature: the joint mobility
- * table, index min(moves of p, 19) * 20 + min(moves of o, 19).
+ * Besides the patterns there are three global features, each a table:
+ *   - joint mobility: min(moves of p, 19) * 20 + min(moves of o, 19);
+ *   - joint potential mobility: min(P, 31) * 32 + min(O, 31), where P is
+ *     the number of empty squares next to an opponent disc (where p may
+ *     get moves later) and O the same for o;
+ *   - the disc difference (discs of p - discs of o) + 64.
  *
  * Weight vector of one phase: PATTERN_WEIGHTS entries, pattern i at
  * patterns_offset(i), the mobility table at PATTERN_MOB_OFFSET.  Phase
@@ -35,14 +39,20 @@
 #include <stdint.h>
 
 enum {
-	PATTERN_COUNT = 11,       /* distinct patterns */
-	PATTERN_INSTANCES = 46,   /* placements on the board */
-	PATTERN_FEATURES = 47,    /* instances + the mobility feature */
+	PATTERN_COUNT = 13,       /* distinct patterns */
+	PATTERN_INSTANCES = 54,   /* placements on the board */
+	PATTERN_GLOBALS = 3,      /* mobility, potential mobility, disc difference */
+	PATTERN_FEATURES = PATTERN_INSTANCES + PATTERN_GLOBALS,
 	PATTERN_MAX_SQUARES = 10,
 	PATTERN_MOB_SIDE = 20,
 	PATTERN_MOB_SIZE = PATTERN_MOB_SIDE * PATTERN_MOB_SIDE,
-	PATTERN_MOB_OFFSET = 167265, /* sum of 3^n over the patterns */
-	PATTERN_WEIGHTS = PATTERN_MOB_OFFSET + PATTERN_MOB_SIZE,
+	PATTERN_POT_SIDE = 32,
+	PATTERN_POT_SIZE = PATTERN_POT_SIDE * PATTERN_POT_SIDE,
+	PATTERN_DISC_SIZE = 129,
+	PATTERN_MOB_OFFSET = 285363, /* sum of 3^n over the patterns */
+	PATTERN_POT_OFFSET = PATTERN_MOB_OFFSET + PATTERN_MOB_SIZE,
+	PATTERN_DISC_OFFSET = PATTERN_POT_OFFSET + PATTERN_POT_SIZE,
+	PATTERN_WEIGHTS = PATTERN_DISC_OFFSET + PATTERN_DISC_SIZE,
 };
 
 #ifndef PATTERN_PHASE_WIDTH
@@ -85,7 +95,8 @@ uint32_t patterns_canonical(int pattern, uint32_t idx);
 uint32_t patterns_set_id(void);
 
 /* Feature positions in the phase's weight vector: out[i] for instance i
- * is patterns_offset(pattern) + index; out[46] is the mobility entry.
+ * is patterns_offset(pattern) + index; out[PATTERN_INSTANCES + 0..2] are
+ * the mobility, potential mobility and disc difference entries.
  * Fast version (group tables) and the slow square-by-square reference. */
 void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
 void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
@@ -101,5 +112,8 @@ bool patterns_set_kernel(int kernel);
 
 /* Mobility feature entry for (p to move, o). */
 uint32_t patterns_mobility_index(uint64_t p, uint64_t o);
+
+/* The three global entries (out[0..2]) for (p to move, o). */
+void patterns_globals(uint64_t p, uint64_t o, uint32_t out[PATTERN_GLOBALS]);
 
 #endif

@@ -82,8 +82,13 @@ bool weights_decode(const unsigned char *buf, size_t len, uint32_t set_id, uint3
 	}
 	uint32_t version = get32(buf + 8);
 	if (version != WEIGHTS_VERSION) {
-		snprintf(err, WEIGHTS_ERR, "weight file format version %u, this engine reads version %u",
-		         version, WEIGHTS_VERSION);
+		if (version < WEIGHTS_VERSION)
+			snprintf(err, WEIGHTS_ERR,
+			         "weight file version %u is from an older Emilia; this one reads version %u (retrain)",
+			         version, WEIGHTS_VERSION);
+		else
+			snprintf(err, WEIGHTS_ERR, "weight file format version %u, this engine reads version %u",
+			         version, WEIGHTS_VERSION);
 		return false;
 	}
 	uint32_t ph = get32(buf + 16), nw = get32(buf + 20);

@@ -57,8 +57,8 @@ START_TEST(test_feature_set_shape)
 	int inst_per_pattern[PATTERN_COUNT] = { 0 };
 	for (int i = 0; i < PATTERN_INSTANCES; i++)
 		inst_per_pattern[patterns_instance_pattern(i)]++;
-	/* edge, 3x3, 2x5, rows 2-4, diagonals 8..4 */
-	const int want[PATTERN_COUNT] = { 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4 };
+	/* edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block */
+	const int want[PATTERN_COUNT] = { 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4 };
 	uint32_t total = 0;
 	for (int p = 0; p < PATTERN_COUNT; p++) {
 		ck_assert_int_eq(inst_per_pattern[p], want[p]);
@@ -221,6 +221,13 @@ START_TEST(test_weight_file_round_trip)
 }
 END_TEST
 
+static void fix_weights_checksum(unsigned char *img, size_t len)
+{
+	uint64_t h = weights_checksum(img, len);
+	for (int k = 0; k < 8; k++)
+		img[32 + k] = (unsigned char)(h >> (8 * k));
+}
+
 START_TEST(test_weight_file_rejection)
 {
 	size_t len;
@@ -266,6 +273,16 @@ START_TEST(test_weight_file_rejection)
 		ck_assert_msg(strstr(err, cases[c].what), "case %zu: '%s' lacks '%s'", c, err, cases[c].what);
 		ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
 	}
+	/* a file of the previous format version (the 11-pattern feature set,
+	 * 46 instances and mobility only) is refused as an older Emilia's */
+	memcpy(img, builtin, len);
+	img[8] = 1;
+	img[9] = img[10] = img[11] = 0;
+	fix_weights_checksum(img, len);
+	write_bytes(path, img, len);
+	ck_assert(!eval_load_file(path, err));
+	ck_assert_msg(strstr(err, "version 1 is from an older Emilia"), "%s", err);
+	ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
 	ck_assert(!eval_load_file("/nonexistent/emilia.bin", err));
 	ck_assert(strstr(err, "/nonexistent/emilia.bin"));
 	write_bytes(path, (const unsigned char *)"", 0);
@@ -285,13 +302,6 @@ static void put_weight(unsigned char *img, size_t i, int v)
 {
 	img[WEIGHTS_HEADER + 2 * i] = (unsigned char)((unsigned)v & 0xFF);
 	img[WEIGHTS_HEADER + 2 * i + 1] = (unsigned char)(((unsigned)v >> 8) & 0xFF);
-}
-
-static void fix_weights_checksum(unsigned char *img, size_t len)
-{
-	uint64_t h = weights_checksum(img, len);
-	for (int k = 0; k < 8; k++)
-		img[32 + k] = (unsigned char)(h >> (8 * k));
 }
 
 /* Weights beyond 64 discs (WEIGHTS_MAX), which the trainer never writes:
