@@ -1,5 +1,5 @@
 #!/bin/sh
-# Evaluation benchmark (issue 5): evaluation speed and accuracy.
+# Evaluation benchmark: evaluation speed and accuracy.
 #   sh bench/eval.sh [DATA]   (DATA = the games folder, default ../shared/data/games)
 # 1. evaluations per second on 65,536 positions from random games, with a
 #    signature (sum of scores) that must be equal on every build;

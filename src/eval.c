@@ -11,7 +11,7 @@
  * it).
  *
  * 6x6, 4x4 and Anti: hand-tuned square values plus mobility (see
- * README, "Evaluation").
+ * docs/engine.md, "Evaluation").
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -63,7 +63,7 @@ static void load_builtin(void)
 
 /* Square values of the hand-tuned evaluations, in 1/8 discs, row by row
  * from a1, and the mobility weight: least-squares fits to exactly solved
- * positions of random games (`emilia-train --fit-hand`, README).  4x4 is
+ * positions of random games (`emilia-train --fit-hand`, docs/engine.md).  4x4 is
  * solved outright by the engine; its values only order moves. */
 #define HAND6                                                                       \
 	{ 63, -8, 1, 1, -8, 63, 0, 0, -8, -9, -5, -5, -9, -8, 0, 0,                     \

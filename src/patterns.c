@@ -241,7 +241,6 @@ __attribute__((constructor)) static void patterns_init(void)
 	T.set_id = h;
 }
 
-const char *patterns_name(int pattern) { return defs[pattern].name; }
 int patterns_squares(int pattern) { return defs[pattern].n; }
 uint32_t patterns_size(int pattern) { return T.size[pattern]; }
 uint32_t patterns_offset(int pattern) { return T.offset[pattern]; }

@@ -79,7 +79,6 @@ static inline int patterns_phase_hi(int ph)
 	return hi > 60 ? 60 : hi;
 }
 
-const char *patterns_name(int pattern);
 int patterns_squares(int pattern);          /* n */
 uint32_t patterns_size(int pattern);        /* 3^n */
 uint32_t patterns_offset(int pattern);      /* in the phase's weight vector */

@@ -253,11 +253,21 @@ START_TEST(play_new_commands)
 	expect(out, "Black to move> Level 1 (hints are always at full strength).\n");
 	expect(out, "Black to move> Emilia's time per move: by level (no limit).\n");
 	expect(out, "Black to move> Level easy.\n");
-	/* the same hint at Easy as at Hard: Hard's search both times */
+	/* the same hint at Easy as at Hard: Hard's search both times.  The
+	 * start position's four moves are equivalent, so the two searches may
+	 * pick different ones (the second has a warm table): compare the
+	 * scores and check that each move is one of the four. */
 	char h1[128], h2[128];
 	const char *rest = hint_after(out, h1, sizeof h1);
 	hint_after(rest, h2, sizeof h2);
-	ck_assert_str_eq(h1, h2);
+	ck_assert_str_eq(strchr(h1, '('), strchr(h2, '('));
+	const char *first[4] = { "Hint: d3 ", "Hint: c4 ", "Hint: f5 ", "Hint: e6 " };
+	int ok1 = 0, ok2 = 0;
+	for (int k = 0; k < 4; k++) {
+		ok1 |= strncmp(h1, first[k], 9) == 0;
+		ok2 |= strncmp(h2, first[k], 9) == 0;
+	}
+	ck_assert_msg(ok1 && ok2, "%s / %s", h1, h2);
 	expect(out, "Hint: 0.");      /* the thinking line of the hint ... */
 	expect(out, ", depth 16, ");  /* ... which searched to Hard's depth */
 	expect(out, "Black to move> Emilia's time per move: 0.3 s.\n");

@@ -14,8 +14,11 @@
 #   3. hold-out, every 16th game, 19-20 empties
 #   4. hold-out, every 64th game, 21-23 empties (24 empties: the WTHOR
 #      theoretical score)
-#   5. training games, 15-16 empties
-#   6. training games, 17-18 empties
+#   5. training games, 17-23 empties, backward induction: depth-6 search
+#      labels with the weights of commit $EVAL_LABEL_COMMIT (data/eval.bin
+#      there, taken from git; about 1.3 ms a position)
+#   6. training games, 15-16 empties
+#   7. training games, 17-18 empties (exact; these beat the search labels)
 set -e
 DATA=${1:?usage: eval-data.sh DATA LABELS THREADS SECONDS}
 LABELS=${2:-data/labels}
@@ -23,6 +26,8 @@ THREADS=${3:-2}
 SECONDS_MAX=${4:-3000}
 HOLDOUT=${EVAL_HOLDOUT:-2015-2017}
 TRAIN=${EMILIA_TRAIN:-./emilia-train}
+LABEL_COMMIT=${EVAL_LABEL_COMMIT:-ac4eaad}
+LABEL_WEIGHTS=build/eval-label-weights.$LABEL_COMMIT.bin
 start=$(date +%s)
 
 stage() {
@@ -41,6 +46,13 @@ stage --label-years "$HOLDOUT" --label-empties 10-18
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 11-14
 stage --label-years "$HOLDOUT" --label-empties 19-20 --label-stride 16
 stage --label-years "$HOLDOUT" --label-empties 21-23 --label-stride 64
+if [ ! -s "$LABEL_WEIGHTS" ]; then
+	mkdir -p build
+	git show "$LABEL_COMMIT:data/eval.bin" > "$LABEL_WEIGHTS.tmp"
+	mv "$LABEL_WEIGHTS.tmp" "$LABEL_WEIGHTS"
+fi
+stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 17-23 \
+	--label-depth 6 --label-eval "$LABEL_WEIGHTS"
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 15-16
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 17-18
 echo "eval-data: done ($(($(date +%s) - start)) s)" >&2
