@@ -38,10 +38,6 @@ static const PatternDef defs[PATTERN_COUNT] = {
 	{ "diag6", 6, { SQ('c', 1), SQ('d', 2), SQ('e', 3), SQ('f', 4), SQ('g', 5), SQ('h', 6) } },
 	{ "diag5", 5, { SQ('d', 1), SQ('e', 2), SQ('f', 3), SQ('g', 4), SQ('h', 5) } },
 	{ "diag4", 4, { SQ('e', 1), SQ('f', 2), SQ('g', 3), SQ('h', 4) } },
-	{ "triangle", 10, { SQ('a', 1), SQ('b', 1), SQ('c', 1), SQ('d', 1), SQ('a', 2),
-	                    SQ('b', 2), SQ('c', 2), SQ('a', 3), SQ('b', 3), SQ('a', 4) } },
-	{ "edgeblock", 10, { SQ('a', 1), SQ('c', 1), SQ('d', 1), SQ('e', 1), SQ('f', 1),
-	                     SQ('h', 1), SQ('c', 2), SQ('d', 2), SQ('e', 2), SQ('f', 2) } },
 };
 
 /* One group: squares of an instance lying in distinct columns of the
@@ -53,7 +49,7 @@ typedef struct Group {
 	uint16_t tab[256];
 } Group;
 
-enum { MAX_GROUPS = 3 * PATTERN_INSTANCES, PEXT_TABLE = 28000 };
+enum { MAX_GROUPS = 3 * PATTERN_INSTANCES, PEXT_TABLE = 20000 };
 
 static struct {
 	uint32_t size[PATTERN_COUNT];

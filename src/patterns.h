@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 enum {
-	PATTERN_COUNT = 13,       /* distinct patterns */
-	PATTERN_INSTANCES = 54,   /* placements on the board */
+	PATTERN_COUNT = 11,       /* distinct patterns */
+	PATTERN_INSTANCES = 46,   /* placements on the board */
 	PATTERN_GLOBALS = 3,      /* mobility, potential mobility, disc difference */
 	PATTERN_FEATURES = PATTERN_INSTANCES + PATTERN_GLOBALS,
 	PATTERN_MAX_SQUARES = 10,
@@ -49,7 +49,7 @@ enum {
 	PATTERN_POT_SIDE = 32,
 	PATTERN_POT_SIZE = PATTERN_POT_SIDE * PATTERN_POT_SIDE,
 	PATTERN_DISC_SIZE = 129,
-	PATTERN_MOB_OFFSET = 285363, /* sum of 3^n over the patterns */
+	PATTERN_MOB_OFFSET = 167265, /* sum of 3^n over the patterns */
 	PATTERN_POT_OFFSET = PATTERN_MOB_OFFSET + PATTERN_MOB_SIZE,
 	PATTERN_DISC_OFFSET = PATTERN_POT_OFFSET + PATTERN_POT_SIZE,
 	PATTERN_WEIGHTS = PATTERN_DISC_OFFSET + PATTERN_DISC_SIZE,

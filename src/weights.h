@@ -4,9 +4,8 @@
  * Layout (all integers little-endian):
  *   0  char[8]  magic "EMILIAEV"
  *   8  u32      format version (WEIGHTS_VERSION; 2 since the feature set
- *               gained the triangle and edge-block patterns, potential
- *               mobility and the disc difference; version 1 files are
- *               refused as "from an older Emilia")
+ *               gained potential mobility and the disc difference;
+ *               version 1 files are refused as "from an older Emilia")
  *  12  u32      feature set id (patterns_set_id())
  *  16  u32      number of phases
  *  20  u32      weights per phase

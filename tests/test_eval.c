@@ -57,8 +57,8 @@ START_TEST(test_feature_set_shape)
 	int inst_per_pattern[PATTERN_COUNT] = { 0 };
 	for (int i = 0; i < PATTERN_INSTANCES; i++)
 		inst_per_pattern[patterns_instance_pattern(i)]++;
-	/* edge, 3x3, 2x5, rows 2-4, diagonals 8..4, triangle, edge block */
-	const int want[PATTERN_COUNT] = { 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4 };
+	/* edge, 3x3, 2x5, rows 2-4, diagonals 8..4 */
+	const int want[PATTERN_COUNT] = { 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4 };
 	uint32_t total = 0;
 	for (int p = 0; p < PATTERN_COUNT; p++) {
 		ck_assert_int_eq(inst_per_pattern[p], want[p]);
@@ -273,8 +273,8 @@ START_TEST(test_weight_file_rejection)
 		ck_assert_msg(strstr(err, cases[c].what), "case %zu: '%s' lacks '%s'", c, err, cases[c].what);
 		ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
 	}
-	/* a file of the previous format version (the 11-pattern feature set,
-	 * 46 instances and mobility only) is refused as an older Emilia's */
+	/* a file of the previous format version (mobility the only global
+	 * feature) is refused as an older Emilia's */
 	memcpy(img, builtin, len);
 	img[8] = 1;
 	img[9] = img[10] = img[11] = 0;

@@ -15,8 +15,9 @@
 #   4. hold-out, every 64th game, 21-23 empties (24 empties: the WTHOR
 #      theoretical score)
 #   5. training games, 17-23 empties, backward induction: depth-6 search
-#      labels with the weights of commit $EVAL_LABEL_COMMIT (data/eval.bin
-#      there, taken from git; about 1.3 ms a position)
+#      labels by the build and the weights (data/eval.bin) of commit
+#      $EVAL_LABEL_COMMIT, exported from git and built under build/ (its
+#      feature set may differ from the current one; about 0.6 ms a position)
 #   6. training games, 15-16 empties
 #   7. training games, 17-18 empties (exact; these beat the search labels)
 set -e
@@ -27,8 +28,9 @@ SECONDS_MAX=${4:-3000}
 HOLDOUT=${EVAL_HOLDOUT:-2015-2017}
 TRAIN=${EMILIA_TRAIN:-./emilia-train}
 LABEL_COMMIT=${EVAL_LABEL_COMMIT:-ac4eaad}
-LABEL_WEIGHTS=build/eval-label-weights.$LABEL_COMMIT.bin
+LABEL_TREE=build/label-tree-$LABEL_COMMIT
 start=$(date +%s)
+bin=$TRAIN
 
 stage() {
 	now=$(date +%s)
@@ -38,7 +40,7 @@ stage() {
 		exit 0
 	fi
 	echo "eval-data: $* ($left s left)" >&2
-	"$TRAIN" --data "$DATA" --make-labels "$LABELS" --threads "$THREADS" --time-limit "$left" "$@" \
+	"$bin" --data "$DATA" --make-labels "$LABELS" --threads "$THREADS" --time-limit "$left" "$@" \
 		2>&1 | grep -v '(skipped)$' >&2 || true
 }
 
@@ -46,13 +48,17 @@ stage --label-years "$HOLDOUT" --label-empties 10-18
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 11-14
 stage --label-years "$HOLDOUT" --label-empties 19-20 --label-stride 16
 stage --label-years "$HOLDOUT" --label-empties 21-23 --label-stride 64
-if [ ! -s "$LABEL_WEIGHTS" ]; then
-	mkdir -p build
-	git show "$LABEL_COMMIT:data/eval.bin" > "$LABEL_WEIGHTS.tmp"
-	mv "$LABEL_WEIGHTS.tmp" "$LABEL_WEIGHTS"
+if [ ! -x "$LABEL_TREE/emilia-train" ]; then
+	echo "eval-data: building the labelling commit $LABEL_COMMIT in $LABEL_TREE" >&2
+	rm -rf "$LABEL_TREE"
+	mkdir -p "$LABEL_TREE"
+	git archive "$LABEL_COMMIT" | tar -x -C "$LABEL_TREE"
+	make -C "$LABEL_TREE" -j"$THREADS" tools >/dev/null
 fi
+bin=$LABEL_TREE/emilia-train
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 17-23 \
-	--label-depth 6 --label-eval "$LABEL_WEIGHTS"
+	--label-depth 6 --label-eval "$LABEL_TREE/data/eval.bin"
+bin=$TRAIN
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 15-16
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 17-18
 echo "eval-data: done ($(($(date +%s) - start)) s)" >&2
