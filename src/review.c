@@ -209,6 +209,16 @@ bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, Rev
 
 /* ---- output ---------------------------------------------------------------- */
 
+/* The move played and the best move ("--" when there is none) as text. */
+static void move_names(const ReviewMove *m, char mv[8], char bm[8])
+{
+	text_square(m->move, mv);
+	if (m->best >= 0 && m->best < 64)
+		text_square(m->best, bm);
+	else
+		strcpy(bm, "--");
+}
+
 static const char *side_name(int c)
 {
 	return c == BLACK ? "Black" : "White";
@@ -315,10 +325,8 @@ void review_write_json(FILE *f, const Review *r)
 	fprintf(f, "\"moves\":[");
 	for (int i = 0; i < r->nmoves; i++) {
 		const ReviewMove *m = &r->moves[i];
-		char mv[8], bm[8] = "--";
-		text_square(m->move, mv);
-		if (m->best >= 0 && m->best < 64)
-			text_square(m->best, bm);
+		char mv[8], bm[8];
+		move_names(m, mv, bm);
 		fprintf(f, "%s\n{\"n\":%d,\"player\":\"%s\",\"move\":\"%s\",\"best\":\"%s\",\"best_score\":%d,"
 		           "\"played_score\":%d,\"loss\":%d,\"class\":\"%s\",\"exact\":%s,\"empties\":%d,"
 		           "\"legal_moves\":%d,\"black_score\":%d}",
@@ -441,10 +449,8 @@ void review_write_html(FILE *f, const Review *r, int diagrams)
 	      "<th>best</th><th>score</th><th>loss</th><th>class</th></tr>\n", f);
 	for (int i = 0; i < r->nmoves; i++) {
 		const ReviewMove *m = &r->moves[i];
-		char mv[8], bm[8] = "--";
-		text_square(m->move, mv);
-		if (m->best >= 0 && m->best < 64)
-			text_square(m->best, bm);
+		char mv[8], bm[8];
+		move_names(m, mv, bm);
 		fprintf(f, "<tr class=\"%s\"><td>%d</td><td>%s</td><td>%s</td><td>%+d</td><td>%s</td><td>%+d</td>"
 		           "<td>%d</td><td>%s%s</td></tr>\n",
 		        review_class_name(m->cls), m->number, side_name(m->side), mv, m->played_score, bm, m->best_score,
