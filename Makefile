@@ -49,7 +49,7 @@ BUILD := build/$(ARCH)-$(MODE)
 LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
 LIB := $(BUILD)/libemilia.a
-TOOLS := $(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c))
+TOOLS := $(filter-out emilia-mpi,$(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c)))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:tests/%.c=$(BUILD)/tests/%.o)
@@ -57,7 +57,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: all emilia tools test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -85,6 +85,10 @@ $(BUILD)/tools/emilia-%: $(BUILD)/tools/emilia-%.o $(LIB)
 
 # emilia-train also links the game and label-file code of tools/labels.c
 $(BUILD)/tools/emilia-train: $(BUILD)/tools/emilia-train.o $(BUILD)/tools/labels.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
+
+# emilia-book shares the engine-backed leaf search of tools/booksearch.c with emilia-mpi
+$(BUILD)/tools/emilia-book: $(BUILD)/tools/emilia-book.o $(BUILD)/tools/booksearch.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
 
 tools: $(TOOLS:%=$(BUILD)/tools/%)
@@ -147,7 +151,23 @@ perft-deep: all
 	sh bench/perft-deep.sh ./emilia
 
 clean:
-	rm -rf build emilia $(TOOLS)
+	rm -rf build emilia $(TOOLS) emilia-mpi
+
+# ---- emilia-mpi: distributed solving, book expansion and labels (docs/mpi.md) ----
+# Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
+MPICC ?= mpicc
+MPI_OBJ := $(BUILD)/tools/emilia-mpi.o $(BUILD)/tools/mpiwork.o $(BUILD)/tools/checkpoint.o \
+  $(BUILD)/tools/labels.o $(BUILD)/tools/booksearch.o
+$(BUILD)/tools/emilia-mpi.o: tools/emilia-mpi.c $(wildcard src/*.h tools/*.h) | $(BUILD)/tools
+	$(MPICC) $(CFLAGS_ALL) -Isrc -c $< -o $@
+$(BUILD)/tools/emilia-mpi: $(MPI_OBJ) $(LIB)
+	$(MPICC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
+mpi: $(BUILD)/tools/emilia-mpi
+	@cmp -s $< emilia-mpi 2>/dev/null || cp $< emilia-mpi
+test-mpi: all mpi
+	EMILIA_BIN=$(CURDIR)/emilia sh tests/mpi.sh
+bench-mpi: all mpi
+	sh bench/mpi.sh
 
 help:
 	@echo "make [ARCH=auto|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
@@ -158,6 +178,8 @@ help:
 	@echo "  tsan         run the test suites under ThreadSanitizer"
 	@echo "  bench        ./emilia bench: the search node signature (more: bench-* targets)"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
+	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"
+	@echo "  test-mpi     emilia-mpi against the single-process commands under mpirun (tests/mpi.sh)"
 	@echo "  clean        remove build outputs"
 
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----

@@ -26,6 +26,7 @@ typedef struct SolveCli {
 	bool json;
 	bool quiet;
 	const char *source;  /* file name, for messages */
+	FILE *results;       /* --results: OBF result lines (RESULTS.tmp until the end) */
 	int n;               /* position number (non-blank, non-comment lines) */
 	int positions;       /* solved */
 	int wrong;
@@ -44,7 +45,8 @@ static int usage(void)
 {
 	fprintf(stderr,
 	        "usage: emilia solve FILE.obf|OBF-LINE|TRANSCRIPT [--threads N] [--hash MB] [--wld]\n"
-	        "                    [--board 8|6|4] [--variant normal|anti] [--json] [--quiet]\n");
+	        "                    [--board 8|6|4] [--variant normal|anti] [--json] [--quiet]\n"
+	        "                    [--results FILE]\n");
 	return 2;
 }
 
@@ -166,6 +168,11 @@ static void solve_one(SolveCli *c, const ObfPosition *pos)
 		c->aborted++;
 	else if (has_exp && !ok)
 		c->wrong++;
+	if (c->results) {
+		char line[128];
+		text_write_obf_result(pos->board, pos->side, size, r.move, r.score, c->opt.wld, line);
+		fprintf(c->results, "%s\n", line);
+	}
 	if (c->json) {
 		printf("{\"n\":%d,\"board\":", c->n);
 		json_string(obf);
@@ -210,18 +217,13 @@ static void totals(const SolveCli *c)
 /* One line of a file: skip blanks and comments, report malformed lines. */
 static void solve_line(SolveCli *c, char *line, long lineno)
 {
-	size_t len = strlen(line);
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		line[--len] = 0;
-	const char *s = line;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s || *s == '#' || *s == '%')
-		return;
-	c->n++;
 	ObfPosition pos;
 	char err[TEXT_ERR];
-	if (!text_parse_obf(s, c->opt.size, &pos, err)) {
+	int k = text_obf_file_line(line, c->opt.size, &pos, err);
+	if (!k)
+		return;
+	c->n++;
+	if (k < 0) {
 		fprintf(stderr, "%s:%ld: %s (line skipped)\n", c->source, lineno, err);
 		c->malformed++;
 		return;
@@ -229,48 +231,9 @@ static void solve_line(SolveCli *c, char *line, long lineno)
 	solve_one(c, &pos);
 }
 
-static int solve_file(SolveCli *c, FILE *f)
+static void solve_line_cb(void *user, char *line, long lineno)
 {
-	/* lines of any length: read in chunks, remember when a line is too long */
-	size_t cap = 256, len = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		return 1;
-	long lineno = 0;
-	int ch;
-	bool pending = false;
-	while ((ch = fgetc(f)) != EOF || pending) {
-		if (ch == EOF || ch == '\n') {
-			buf[len] = 0;
-			lineno++;
-			solve_line(c, buf, lineno);
-			len = 0;
-			pending = false;
-			if (ch == EOF)
-				break;
-			continue;
-		}
-		pending = true;
-		if (ch == 0) {
-			ch = '?'; /* NUL bytes: make the line malformed rather than truncated */
-		}
-		if (len + 2 > cap) {
-			if (cap >= (1u << 20)) {
-				/* a 1 MiB line is garbage: keep its start, drop the rest */
-				continue;
-			}
-			cap *= 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				return 1;
-			}
-			buf = nb;
-		}
-		buf[len++] = (char)ch;
-	}
-	free(buf);
-	return 0;
+	solve_line(user, line, lineno);
 }
 
 /* Make the solver's table now (mapped, not written), and say so on stderr
@@ -301,6 +264,7 @@ int cli_solve(int argc, char **argv)
 	size_t ilen = 0;
 	input[0] = 0;
 	int npos = 0;
+	const char *results = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--threads") && i + 1 < argc) {
@@ -343,6 +307,8 @@ int cli_solve(int argc, char **argv)
 				        "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration", argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(a, "--results") && i + 1 < argc) {
+			results = argv[++i];
 		} else if (!strcmp(a, "--wld")) {
 			c.opt.wld = true;
 		} else if (!strcmp(a, "--json")) {
@@ -369,6 +335,14 @@ int cli_solve(int argc, char **argv)
 	}
 	if (!npos)
 		return usage();
+	char results_tmp[4096];
+	if (results) {
+		snprintf(results_tmp, sizeof results_tmp, "%s.tmp", results);
+		if (!(c.results = fopen(results_tmp, "w"))) {
+			fprintf(stderr, "solve: cannot write %s: %s\n", results_tmp, strerror(errno));
+			return 2;
+		}
+	}
 	reserve_table(&c.opt);
 	c.tty = isatty(fileno(stderr));
 	c.opt.progress_root = progress;
@@ -377,14 +351,19 @@ int cli_solve(int argc, char **argv)
 	if (f) {
 		c.source = input;
 		header(&c);
-		int rc = solve_file(&c, f);
+		int rc = util_for_each_line(f, solve_line_cb, &c) ? 0 : 1;
 		if (ferror(f)) {
 			fprintf(stderr, "solve: %s: read error: %s\n", input, strerror(errno));
 			rc = 1;
 		}
 		fclose(f);
-		if (rc)
+		if (rc) {
+			if (c.results) {
+				fclose(c.results);
+				remove(results_tmp);
+			}
 			return 1;
+		}
 	} else {
 		ObfPosition pos;
 		char err[TEXT_ERR], err2[TEXT_ERR];
@@ -406,5 +385,14 @@ int cli_solve(int argc, char **argv)
 		solve_one(&c, &pos);
 	}
 	totals(&c);
+	if (c.results) {
+		/* the file appears under its name only when complete */
+		if (fflush(c.results) || ferror(c.results) || fsync(fileno(c.results)) || fclose(c.results)
+		    || rename(results_tmp, results)) {
+			fprintf(stderr, "solve: cannot write %s: %s\n", results, strerror(errno));
+			remove(results_tmp);
+			return 1;
+		}
+	}
 	return c.wrong || c.malformed || c.aborted ? 1 : 0;
 }

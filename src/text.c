@@ -264,6 +264,35 @@ void text_write_obf(Board b, int side, int size, char *out)
 	out[k] = 0;
 }
 
+int text_obf_file_line(char *line, int size, ObfPosition *pos, char *err)
+{
+	size_t len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = 0;
+	const char *s = line;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '#' || *s == '%')
+		return 0;
+	return text_parse_obf(s, size, pos, err) ? 1 : -1;
+}
+
+void text_write_obf_result(Board b, int side, int size, int move, int score, bool wld, char *out)
+{
+	text_write_obf(b, side, size, out);
+	size_t n = strlen(out);
+	char mv[8];
+	if (move == BOARD_NOMOVE) {
+		snprintf(out + n, 96 - n, "; %% final %+d", score);
+		return;
+	}
+	if (move == BOARD_PASS)
+		strcpy(mv, "PA");
+	else
+		text_square_upper(move, mv);
+	snprintf(out + n, 96 - n, "; %s:%+d;%s", mv, score, wld ? " % wld" : "");
+}
+
 size_t text_board_picture(const Game *g, bool mark_moves, char *out, size_t outlen)
 {
 	size_t n = 0;

@@ -61,8 +61,17 @@ typedef struct ObfPosition {
 /* size 8/6/4: number of squares expected is size*size.  Returns false and
  * explains in err ("board has 63 squares") on bad input. */
 bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err);
+/* One line of an OBF file (its '\n' already removed): 0 when it is blank
+ * or a comment ('#' or '%' first), 1 with the position in *pos, -1 when it
+ * is malformed (why in err).  A trailing '\r' is ignored. */
+int text_obf_file_line(char *line, int size, ObfPosition *pos, char *err);
 /* Write an OBF line (squares + space + side), no newline.  out >= 70. */
 void text_write_obf(Board b, int side, int size, char *out);
+/* A solved position as an OBF line with its result, no newline: the board
+ * and side, then "MOVE:+score;" (the best move, upper case; PA for a
+ * pass), or "% final +score" when the game is over; in WLD mode the score
+ * is -1, +0 or +1 and the line ends with "% wld".  out >= 96. */
+void text_write_obf_result(Board b, int side, int size, int move, int score, bool wld, char *out);
 
 /* A human-readable board (legal moves of the side to move marked '.'),
  * several lines, each ending with '\n'.  Returns the length written. */

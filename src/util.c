@@ -201,3 +201,42 @@ int util_open_regular(const char *path, struct stat *st)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
 }
+
+bool util_for_each_line(FILE *f, void (*fn)(void *user, char *line, long lineno), void *user)
+{
+	size_t cap = 256, len = 0;
+	char *buf = malloc(cap);
+	if (!buf)
+		return false;
+	long lineno = 0;
+	int ch;
+	bool pending = false;
+	while ((ch = fgetc(f)) != EOF || pending) {
+		if (ch == EOF || ch == '\n') {
+			buf[len] = 0;
+			fn(user, buf, ++lineno);
+			len = 0;
+			pending = false;
+			if (ch == EOF)
+				break;
+			continue;
+		}
+		pending = true;
+		if (ch == 0)
+			ch = '?';
+		if (len + 2 > cap) {
+			if (cap >= (1u << 20))
+				continue; /* keep the start of a 1 MiB line, drop the rest */
+			cap *= 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return false;
+			}
+			buf = nb;
+		}
+		buf[len++] = (char)ch;
+	}
+	free(buf);
+	return true;
+}

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -78,6 +79,13 @@ int util_open_regular(const char *path, struct stat *st);
  * is more than `avail` bytes, with the reason in err, e.g. "30000 MiB of
  * hash is more than the memory available (23780 MiB)".  avail = 0
  * (unknown) refuses nothing. */
+/* Call fn(user, line, lineno) for every line of f (numbered from 1, the
+ * '\n' removed; a last line without one counts).  Lines of any length are
+ * read whole up to 1 MiB; a longer one is cut there (it is garbage to
+ * every reader here).  NUL bytes become '?', so a line holding one is
+ * malformed rather than silently cut.  false when out of memory. */
+bool util_for_each_line(FILE *f, void (*fn)(void *user, char *line, long lineno), void *user);
+
 bool util_hash_refused(long mb, uint64_t avail, char *err, size_t n);
 
 #endif

@@ -4,7 +4,7 @@
  * The book itself (format, values, probing) is src/book.{h,c}; this file is
  * the command line around it: game readers (WTHOR archives, transcripts,
  * Logistello's logbook lines), the engine-backed search function used for
- * leaves and deviations (one Engine per worker thread), progress output
+ * leaves and deviations (booksearch.h: one Engine per worker thread), progress output
  * and atomic saving.  Every command that changes a book writes it with
  * book_save(), so an interrupted run leaves the previous file intact.
  */
@@ -14,11 +14,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "book.h"
+#include "booksearch.h"
 #include "engine.h"
 #include "text.h"
 #include "util.h"
 
-#define MAX_THREADS 64
+#define MAX_THREADS BOOKSEARCH_MAX_THREADS
 
 static void usage(FILE *f)
 {
@@ -239,57 +240,6 @@ static bool add_wthor(Book *b, const char *path, int plies, AddStats *st)
 	return true;
 }
 
-/* ---- the engine-backed search ----------------------------------------------- */
-
-typedef struct EngineSearch {
-	Engine *engines[MAX_THREADS];
-	int n;
-} EngineSearch;
-
-static bool engine_search_fn(void *ctx, int thread, Board pos, int level, int *score, bool *exact)
-{
-	EngineSearch *es = ctx;
-	if (thread < 0 || thread >= es->n)
-		return false;
-	Engine *e = es->engines[thread];
-	Game g;
-	game_init(&g, 8, VARIANT_NORMAL);
-	game_set(&g, pos, BLACK);
-	EngineLimits lim;
-	memset(&lim, 0, sizeof lim);
-	lim.time_left = -1;
-	engine_set_level(e, level);
-	EngineInfo info = engine_search(e, &g, &lim, NULL, NULL);
-	*score = info.score;
-	*exact = info.exact && !info.wld;
-	return true;
-}
-
-static bool engines_init(EngineSearch *es, int threads, int hash_mb)
-{
-	es->n = 0;
-	for (int i = 0; i < threads; i++) {
-		Engine *e = engine_new();
-		if (!e || !engine_set_hash_mb(e, hash_mb)) {
-			fprintf(stderr, "emilia-book: cannot create a search engine with %d MB of hash\n", hash_mb);
-			if (e)
-				engine_free(e);
-			return false;
-		}
-		engine_set_threads(e, 1);
-		engine_set_book(e, NULL, NULL);
-		es->engines[es->n++] = e;
-	}
-	return true;
-}
-
-static void engines_free(EngineSearch *es)
-{
-	for (int i = 0; i < es->n; i++)
-		engine_free(es->engines[i]);
-	es->n = 0;
-}
-
 /* ---- commands ------------------------------------------------------------------ */
 
 typedef struct Opts {
@@ -419,13 +369,13 @@ static int cmd_search(const Opts *o, bool deviate)
 	Book *b = open_book(o->pos[0]);
 	if (!b)
 		return 1;
-	EngineSearch es;
-	if (!engines_init(&es, (int)o->threads, (int)o->hash)) {
-		engines_free(&es);
+	BookEngines es;
+	if (!book_engines_init(&es, (int)o->threads, (int)o->hash)) {
+		book_engines_free(&es);
 		book_free(b);
 		return 1;
 	}
-	BookSearchOptions so = { engine_search_fn, &es, (int)o->threads, (int)o->level, progress,
+	BookSearchOptions so = { book_engine_value, &es, (int)o->threads, (int)o->level, progress,
 	                          (void *)&o->quiet };
 	char err[BOOK_ERR] = "";
 	double t0 = util_now();
@@ -441,7 +391,7 @@ static int cmd_search(const Opts *o, bool deviate)
 		       o->threads, o->threads > 1 ? "s" : "", util_now() - t0, book_count(b));
 	if (ok)
 		ok = save_book(b, o->pos[0], &o->quiet);
-	engines_free(&es);
+	book_engines_free(&es);
 	book_free(b);
 	return ok ? 0 : 1;
 }

@@ -1235,6 +1235,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		long l;
+		int lr;
 		if (!strcmp(a, "--speed") && v && util_parse_int(v, 1, 1000000000, &l))
 			return speed(l);
 		if (!strcmp(a, "--write-placeholder") && v)
@@ -1287,36 +1288,10 @@ int main(int argc, char **argv)
 			labels_dir = v;
 		else if (!strcmp(a, "--make-labels"))
 			lj.out = v;
-		else if (!strcmp(a, "--label-empties")) {
-			if (sscanf(v, "%d-%d", &lj.lo, &lj.hi) != 2 || lj.lo < 1 || lj.hi > 30 || lj.lo > lj.hi)
+		else if ((lr = labels_job_option(&lj, a, v)) != 0) {
+			if (lr < 0)
 				return usage();
-		} else if (!strcmp(a, "--label-years")) {
-			if (sscanf(v, "%d-%d", &lj.year_lo, &lj.year_hi) != 2 || lj.year_lo < 1 || lj.year_lo > lj.year_hi)
-				return usage();
-		} else if (!strcmp(a, "--label-except")) {
-			if (sscanf(v, "%d-%d", &lj.except_lo, &lj.except_hi) != 2 || lj.except_lo < 1
-			    || lj.except_lo > lj.except_hi)
-				return usage();
-		} else if (!strcmp(a, "--label-sources")) {
-			char buf[64];
-			snprintf(buf, sizeof buf, "%s", v);
-			lj.sources = 0;
-			for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
-				if (!strcmp(t, "wthor"))
-					lj.sources |= LABEL_SRC_WTHOR;
-				else if (!strcmp(t, "book"))
-					lj.sources |= LABEL_SRC_BOOK;
-				else if (!strcmp(t, "logbook"))
-					lj.sources |= LABEL_SRC_LOGBOOK;
-				else
-					return usage();
-			}
-		} else if (!strcmp(a, "--label-stride") && util_parse_int(v, 1, 1000000, &l))
-			lj.stride = (int)l;
-		else if (!strcmp(a, "--label-depth") && util_parse_int(v, 1, 30, &l))
-			lj.depth = (int)l;
-		else if (!strcmp(a, "--label-eval"))
-			lj.eval = v;
+		}
 		else if (!strcmp(a, "--time-limit"))
 			lj.time_limit = atof(v);
 		else if (!strcmp(a, "--eval-only"))

@@ -166,7 +166,7 @@ typedef struct Chunk {
 	uint8_t *bytes;
 	double t0, spent;
 	long written, skipped, positions;
-	bool stopped;
+	bool stopped, failed;
 } Chunk;
 
 bool label_searcher_init(LabelSearcher *s)
@@ -201,6 +201,11 @@ void label_searcher_free(LabelSearcher *s)
 	tt_free(&s->tt);
 }
 
+int label_value(LabelSearcher *s, Board b, int depth)
+{
+	return depth ? label_searcher_value(s, b, depth) : solve_exact(b);
+}
+
 static void *label_worker(void *arg)
 {
 	Chunk *c = arg;
@@ -214,8 +219,7 @@ static void *label_worker(void *arg)
 		size_t i = atomic_fetch_add(&c->next, 1);
 		if (i >= c->ntasks)
 			break;
-		int s = depth ? label_searcher_value(&se, c->tasks[i].b, depth) : solve_exact(c->tasks[i].b);
-		c->bytes[c->tasks[i].slot] = (uint8_t)(s + 64);
+		c->bytes[c->tasks[i].slot] = (uint8_t)(label_value(&se, c->tasks[i].b, depth) + 64);
 	}
 	if (depth)
 		label_searcher_free(&se);
@@ -267,13 +271,35 @@ static void chunk_flush(Chunk *c)
 			if (has[e])
 				c->tasks[c->ntasks++] = (Task){ pos[e], g * (uint32_t)width + (uint32_t)(j->hi - e) };
 	}
-	atomic_store(&c->next, 0);
-	pthread_t th[64];
 	int nt = j->threads < 1 ? 1 : j->threads > 64 ? 64 : j->threads;
-	for (int t = 0; t < nt; t++)
-		pthread_create(&th[t], NULL, label_worker, c);
-	for (int t = 0; t < nt; t++)
-		pthread_join(th[t], NULL);
+	if (j->value_batch) {
+		Board *b = malloc((c->ntasks + 1) * sizeof *b);
+		int8_t *v = malloc(c->ntasks + 1);
+		bool ok = b && v;
+		for (size_t i = 0; ok && i < c->ntasks; i++)
+			b[i] = c->tasks[i].b;
+		ok = ok && j->value_batch(j->user, b, c->ntasks, v);
+		for (size_t i = 0; ok && i < c->ntasks; i++)
+			c->bytes[c->tasks[i].slot] = (uint8_t)(v[i] + 64);
+		free(b);
+		free(v);
+		if (!ok) {
+			fprintf(stderr, "labels: %s: the positions could not be labelled; stopping\n", path);
+			free(c->bytes);
+			free(c->tasks);
+			c->bytes = NULL;
+			c->tasks = NULL;
+			c->stopped = c->failed = true;
+			goto done;
+		}
+	} else {
+		atomic_store(&c->next, 0);
+		pthread_t th[64];
+		for (int t = 0; t < nt; t++)
+			pthread_create(&th[t], NULL, label_worker, c);
+		for (int t = 0; t < nt; t++)
+			pthread_join(th[t], NULL);
+	}
 	gzFile f = gzopen(tmp, "wb9");
 	if (!f) {
 		fprintf(stderr, "labels: cannot write %s: %s\n", tmp, strerror(errno));
@@ -329,6 +355,45 @@ static void label_visit(void *user, const GameRef *r, const WthorGame *w)
 	c->count = r->index - first + 1;
 }
 
+static bool year_range(const char *v, int *lo, int *hi)
+{
+	return sscanf(v, "%d-%d", lo, hi) == 2 && *lo >= 1 && *lo <= *hi;
+}
+
+int labels_job_option(LabelJob *j, const char *name, const char *v)
+{
+	long l;
+	if (!strcmp(name, "--label-empties"))
+		return sscanf(v, "%d-%d", &j->lo, &j->hi) == 2 && j->lo >= 1 && j->hi <= 30 && j->lo <= j->hi ? 1 : -1;
+	if (!strcmp(name, "--label-years"))
+		return year_range(v, &j->year_lo, &j->year_hi) ? 1 : -1;
+	if (!strcmp(name, "--label-except"))
+		return year_range(v, &j->except_lo, &j->except_hi) ? 1 : -1;
+	if (!strcmp(name, "--label-stride"))
+		return util_parse_int(v, 1, 1000000, &l) ? (j->stride = (int)l, 1) : -1;
+	if (!strcmp(name, "--label-depth"))
+		return util_parse_int(v, 1, 30, &l) ? (j->depth = (int)l, 1) : -1;
+	if (!strcmp(name, "--label-eval"))
+		return (j->eval = v), 1;
+	if (strcmp(name, "--label-sources"))
+		return 0;
+	char buf[64];
+	snprintf(buf, sizeof buf, "%s", v);
+	j->sources = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "wthor"))
+			j->sources |= LABEL_SRC_WTHOR;
+		else if (!strcmp(t, "book"))
+			j->sources |= LABEL_SRC_BOOK;
+		else if (!strcmp(t, "logbook"))
+			j->sources |= LABEL_SRC_LOGBOOK;
+		else
+			return -1;
+	}
+	return 1;
+}
+
 int labels_make(const LabelJob *job)
 {
 	if (mkdir(job->out, 0777) != 0 && errno != EEXIST) {
@@ -375,7 +440,7 @@ int labels_make(const LabelJob *job)
 	        c.written, c.positions, c.spent, c.skipped, c.stopped ? "; stopped by the time limit" : "");
 	free(c.games);
 	free(c.present);
-	return 0;
+	return c.failed ? 1 : 0;
 }
 
 /* ---- reading label files ------------------------------------------------ */

@@ -95,7 +95,20 @@ typedef struct LabelJob {
 	double time_limit;     /* seconds; 0 = none */
 	int depth;             /* 0: exact labels; else the search depth */
 	const char *eval;      /* weights of the search (NULL: the built-in ones) */
+	/* When set, a chunk's positions are valued by this function instead
+	 * of the job's threads (emilia-mpi hands them to its workers): out[i]
+	 * = label_value(b[i], depth), in any order of work.  false = failure:
+	 * labels_make stops with an error and writes nothing for the chunk. */
+	bool (*value_batch)(void *user, const Board *b, size_t n, int8_t *out);
+	void *user;
 } LabelJob;
+
+/* One command-line option of a label job (--label-empties LO-HI,
+ * --label-years Y1-Y2, --label-except Y1-Y2, --label-sources LIST,
+ * --label-stride K, --label-depth D, --label-eval FILE) with its value:
+ * 1 when it was one and is set, -1 when its value is bad, 0 when `name`
+ * is not one of them. */
+int labels_job_option(LabelJob *j, const char *name, const char *value);
 
 /* Write the missing chunks of a job (see above); 0 on success. */
 int labels_make(const LabelJob *job);
@@ -112,6 +125,10 @@ typedef struct LabelSearcher {
 } LabelSearcher;
 
 bool label_searcher_init(LabelSearcher *s);   /* false when out of memory */
+/* The label of one position: exact (depth 0: the solver, 1 thread, a 16
+ * MiB table) or the search value of label_searcher_value (s is then an
+ * initialised searcher). */
+int label_value(LabelSearcher *s, Board b, int depth);
 int label_searcher_value(LabelSearcher *s, Board b, int depth);
 void label_searcher_free(LabelSearcher *s);
 

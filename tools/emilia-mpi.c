@@ -1,0 +1,1154 @@
+/*
+ * emilia-mpi - batch solving, book expansion and training labels spread
+ * over MPI ranks (docs/mpi.md).
+ *
+ * Rank 0 is the master: it reads the input, hands out work items (one
+ * position each, mpiwork.h) in chunks, biggest (most empties) first,
+ * sized from the measured cost per item so that a chunk is about
+ * --chunk-seconds of work, writes every finished chunk to the checkpoint
+ * (checkpoint.h) and writes the output.  Ranks 1..N-1 are workers: each is
+ * a normal engine with --threads threads.  Only the main thread of each
+ * process calls MPI.
+ *
+ * The output (the results file of `solve`, the label files of `label`,
+ * the book of `book-expand`) is byte-identical to the single-process
+ * command's (`emilia solve --results`, `emilia-train --make-labels`,
+ * `emilia-book deviate|leaves`) for the same input, whatever the number
+ * of ranks and the order in which chunks finish: a result depends on its
+ * item only, and the master assembles them in input order.
+ */
+#include <errno.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "book.h"
+#include "checkpoint.h"
+#include "endgame.h"
+#include "labels.h"
+#include "mpiwork.h"
+#include "text.h"
+#include "util.h"
+#include "weights.h"
+
+#define TAG_WORK 1
+#define TAG_RESULT 2
+#define TAG_STOP 3
+
+typedef struct WorkHead {
+	uint32_t seq, n;
+} WorkHead;
+
+typedef struct ResultHead {
+	uint32_t seq, n;
+	int32_t ok;
+	char msg[MPIWORK_ERR];
+} ResultHead;
+
+typedef struct Options {
+	const char *cmd;
+	const char *pos[4];
+	int npos;
+	long threads, hash_mb, level, margin, max_ply, max_positions, rounds, items;
+	bool wld, resume, quiet, has_level, has_margin, leaves, keep_ckpt;
+	const char *checkpoint, *results;
+	double progress_s, chunk_s;
+	LabelJob lj;
+	const char *data, *label_out;
+} Options;
+
+static int usage(int rank)
+{
+	if (rank == 0)
+		fprintf(stderr,
+		        "usage: mpirun -np N emilia-mpi COMMAND ARGS   (N >= 2: rank 0 is the master)\n"
+		        "  solve FILE.obf --results OUT [--wld] [--threads T] [--hash MB]\n"
+		        "        exact (or WLD) solves; OUT = `emilia solve FILE.obf --results OUT`\n"
+		        "  label --data DIR --make-labels OUT --label-empties LO-HI [--label-years Y1-Y2]\n"
+		        "        [--label-except Y1-Y2] [--label-sources LIST] [--label-stride K]\n"
+		        "        [--label-depth D] [--label-eval FILE] [--threads T]\n"
+		        "        training labels; OUT = `emilia-train --data DIR --make-labels OUT ...`\n"
+		        "  book-expand BOOK --level L --margin M [--max-ply P] [--max-positions N]\n"
+		        "        [--threads T] [--hash MB]   = `emilia-book deviate BOOK ...`\n"
+		        "  book-expand BOOK --leaves --level L [--threads T] [--hash MB]\n"
+		        "        = `emilia-book leaves BOOK ...`\n"
+		        "  pingpong [--rounds N] [--items K]   message costs between the master and the workers\n"
+		        "Every job: [--checkpoint FILE] [--resume] [--keep-checkpoint] [--progress SECONDS]\n"
+		        "           [--chunk-seconds S] [--quiet].  The checkpoint defaults to OUT.ckpt (label:\n"
+		        "           OUT/mpi.ckpt; book: BOOK.ckpt) and is removed after a complete run.\n");
+	return 2;
+}
+
+/* ---- options (every rank parses the same argv) ---------------------------- */
+
+static bool parse_options(int argc, char **argv, Options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->threads = 1;
+	o->hash_mb = 0;
+	o->progress_s = 10;
+	o->chunk_s = 0.25;
+	o->rounds = 2000;
+	o->items = 16;
+	o->lj.stride = 1;
+	if (argc < 2)
+		return false;
+	o->cmd = argv[1];
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		long l;
+		int lr;
+		if (!strcmp(a, "--wld"))
+			o->wld = true;
+		else if (!strcmp(a, "--resume"))
+			o->resume = true;
+		else if (!strcmp(a, "--quiet"))
+			o->quiet = true;
+		else if (!strcmp(a, "--leaves"))
+			o->leaves = true;
+		else if (!strcmp(a, "--keep-checkpoint"))
+			o->keep_ckpt = true;
+		else if (a[0] == '-' && a[1] == '-' && !v)
+			return false;
+		else if (!strcmp(a, "--threads") && util_parse_int(v, 1, 64, &l))
+			o->threads = l, i++;
+		else if (!strcmp(a, "--hash") && util_parse_int(v, 1, 65536, &l))
+			o->hash_mb = l, i++;
+		else if (!strcmp(a, "--level") && util_parse_int(v, 0, 60, &l))
+			o->level = l, o->has_level = true, i++;
+		else if (!strcmp(a, "--margin") && util_parse_int(v, 0, 64, &l))
+			o->margin = l, o->has_margin = true, i++;
+		else if (!strcmp(a, "--max-ply") && util_parse_int(v, 0, 60, &l))
+			o->max_ply = l, i++;
+		else if (!strcmp(a, "--max-positions") && util_parse_int(v, 0, 2000000000, &l))
+			o->max_positions = l, i++;
+		else if (!strcmp(a, "--rounds") && util_parse_int(v, 1, 100000000, &l))
+			o->rounds = l, i++;
+		else if (!strcmp(a, "--items") && util_parse_int(v, 1, MPIWORK_CHUNK_MAX, &l))
+			o->items = l, i++;
+		else if (!strcmp(a, "--checkpoint"))
+			o->checkpoint = v, i++;
+		else if (!strcmp(a, "--results"))
+			o->results = v, i++;
+		else if (!strcmp(a, "--data"))
+			o->data = v, i++;
+		else if (!strcmp(a, "--make-labels"))
+			o->label_out = v, i++;
+		else if (!strcmp(a, "--progress"))
+			o->progress_s = atof(v), i++;
+		else if (!strcmp(a, "--chunk-seconds") && atof(v) > 0)
+			o->chunk_s = atof(v), i++;
+		else if ((lr = labels_job_option(&o->lj, a, v)) != 0) {
+			if (lr < 0)
+				return false;
+			i++;
+		} else if (a[0] == '-' && a[1] == '-')
+			return false;
+		else if (o->npos < 4)
+			o->pos[o->npos++] = a;
+		else
+			return false;
+	}
+	if (!strcmp(o->cmd, "solve"))
+		return o->npos == 1 && o->results;
+	if (!strcmp(o->cmd, "label"))
+		return o->npos == 0 && o->data && o->label_out && o->lj.lo > 0;
+	if (!strcmp(o->cmd, "book-expand"))
+		return o->npos == 1 && o->has_level && (o->leaves || o->has_margin);
+	if (!strcmp(o->cmd, "pingpong"))
+		return o->npos == 0;
+	return false;
+}
+
+static int job_of(const Options *o)
+{
+	return !strcmp(o->cmd, "solve") ? MPIJOB_SOLVE : !strcmp(o->cmd, "label") ? MPIJOB_LABEL
+	       : !strcmp(o->cmd, "book-expand")                                   ? MPIJOB_BOOK
+	                                                                          : MPIJOB_PING;
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+	nanosleep(&ts, NULL);
+}
+
+/* Waiting for a message: yield the core for the first millisecond (a
+ * reply to a short chunk comes quickly), then sleep, longer after 20 ms,
+ * so that a waiting rank costs next to no CPU on an oversubscribed node. */
+static void idle_wait(double since)
+{
+	double w = util_now() - since;
+	if (w < 0.001)
+		sched_yield();
+	else
+		sleep_us(w < 0.020 ? 50 : 500);
+}
+
+/* ---- worker ------------------------------------------------------------------- */
+
+static int worker_main(const Options *o, int rank)
+{
+	WorkerConfig cfg = { .job = job_of(o), .rank = rank, .threads = (int)o->threads, .hash_mb = (int)o->hash_mb,
+		             .eval = o->lj.eval };
+	const char *fail = getenv("EMILIA_MPI_FAIL_RANK");
+	cfg.fail_rank = fail ? atoi(fail) : 0;
+	if (cfg.job == MPIJOB_BOOK && !cfg.hash_mb)
+		cfg.hash_mb = 16; /* emilia-book's default */
+	char err[MPIWORK_ERR] = "";
+	Worker *w = worker_new(&cfg, err);
+	if (!w)
+		fprintf(stderr, "emilia-mpi: rank %d: %s (it answers every chunk with this error)\n", rank, err);
+	unsigned char *buf = NULL;
+	MpiResult *res = NULL;
+	size_t cap = 0, rcap = 0;
+	for (;;) {
+		MPI_Status st;
+		int flag = 0;
+		double since = util_now();
+		while (!flag) {
+			MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+			if (!flag && cfg.job != MPIJOB_PING)
+				idle_wait(since);
+		}
+		if (st.MPI_TAG == TAG_STOP) {
+			MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			break;
+		}
+		int bytes = 0;
+		MPI_Get_count(&st, MPI_BYTE, &bytes);
+		if ((size_t)bytes > cap) {
+			cap = (size_t)bytes;
+			buf = realloc(buf, cap);
+		}
+		MPI_Recv(buf, bytes, MPI_BYTE, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		WorkHead h;
+		memcpy(&h, buf, sizeof h);
+		size_t n = h.n;
+		size_t need = sizeof(ResultHead) + n * sizeof(MpiResult);
+		if (need > rcap) {
+			rcap = need;
+			res = realloc(res, rcap);
+		}
+		ResultHead rh = { h.seq, h.n, 1, "" };
+		MpiItem *items = malloc((n ? n : 1) * sizeof *items);
+		MpiResult *out = (MpiResult *)((unsigned char *)res + sizeof rh);
+		if (!buf || !res || !items) {
+			rh.ok = 0;
+			snprintf(rh.msg, sizeof rh.msg, "out of memory");
+		} else {
+			memcpy(items, buf + sizeof h, n * sizeof *items);
+			if (!w) {
+				rh.ok = 0;
+				snprintf(rh.msg, sizeof rh.msg, "%s", err);
+			} else if (!worker_run(w, items, n, out, rh.msg)) {
+				rh.ok = 0;
+			}
+		}
+		free(items);
+		if (!rh.ok)
+			n = 0;
+		rh.n = (uint32_t)n;
+		memcpy(res, &rh, sizeof rh);
+		MPI_Send(res, (int)(sizeof rh + n * sizeof(MpiResult)), MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
+	}
+	free(buf);
+	free(res);
+	worker_free(w);
+	return 0;
+}
+
+/* ---- master: hands out work, collects results ------------------------------------ */
+
+typedef struct Batch {
+	const MpiItem *items;
+	MpiResult *res;
+	size_t n, left;
+	pthread_cond_t done;
+} Batch;
+
+typedef struct Task {
+	Batch *b;
+	uint32_t i;
+	int attempts;
+	int bad_rank;     /* the rank that failed it, 0 = none */
+	uint64_t seq;     /* submission order: ties in the biggest-first order */
+	bool taken;
+} Task;
+
+typedef struct Rank {
+	Task *chunk;
+	size_t n, cap;
+	bool busy;
+	uint32_t seq;
+	double sent_at, busy_s;
+	long items, chunks, failures;
+} Rank;
+
+typedef struct Master {
+	const Options *o;
+	int job, nranks;
+	Checkpoint *ck;
+	pthread_mutex_t lock;          /* in[], batches' left and conds */
+	Task *in;
+	size_t nin, capin;
+	uint64_t seq;
+	Task *pend;
+	size_t head, npend, cappend;
+	bool unsorted;
+	Rank *rank;
+	CostModel cost;
+	long done, cached, failed, submitted;
+	double work_s, t0, last_report;
+	atomic_bool producer_done;
+	unsigned char *sendbuf;
+	size_t sendcap;
+	unsigned char *recvbuf;
+	size_t recvcap;
+	bool fatal;
+	char fatal_msg[CKPT_ERR];
+} Master;
+
+static void out_of_memory(void)
+{
+	fprintf(stderr, "emilia-mpi: out of memory\n");
+	MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* Room for `need` tasks in *a (capacity *cap). */
+static void grow_tasks(Task **a, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return;
+	size_t c = *cap ? *cap : 1024;
+	while (c < need)
+		c *= 2;
+	Task *t = realloc(*a, c * sizeof *t);
+	if (!t)
+		out_of_memory();
+	*a = t;
+	*cap = c;
+}
+
+static void master_submit(Master *m, Batch *b)
+{
+	pthread_mutex_lock(&m->lock);
+	grow_tasks(&m->in, &m->capin, m->nin + b->n);
+	for (size_t i = 0; i < b->n; i++)
+		m->in[m->nin++] = (Task){ b, (uint32_t)i, 0, 0, m->seq++, false };
+	m->submitted += (long)b->n;
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void complete(Master *m, const Task *t, const MpiResult *r)
+{
+	t->b->res[t->i] = *r;
+	pthread_mutex_lock(&m->lock);
+	if (--t->b->left == 0)
+		pthread_cond_broadcast(&t->b->done);
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Drop the tasks handed out from the pending list. */
+static void compact_pend(Master *m)
+{
+	size_t k = 0;
+	for (size_t i = m->head; i < m->npend; i++)
+		if (!m->pend[i].taken)
+			m->pend[k++] = m->pend[i];
+	m->npend = k;
+	m->head = 0;
+}
+
+static void pend_push(Master *m, const Task *t)
+{
+	if (m->npend == m->cappend) {
+		if (m->head > m->npend / 2)
+			compact_pend(m);
+		grow_tasks(&m->pend, &m->cappend, m->npend + 1);
+	}
+	m->pend[m->npend++] = *t;
+	m->pend[m->npend - 1].taken = false;
+	m->unsorted = true;
+}
+
+/* New submissions: from the checkpoint when it has them, else pending. */
+static bool absorb(Master *m)
+{
+	pthread_mutex_lock(&m->lock);
+	size_t n = m->nin;
+	Task *in = NULL;
+	if (n) {
+		in = malloc(n * sizeof *in);
+		if (in)
+			memcpy(in, m->in, n * sizeof *in);
+		m->nin = 0;
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (n && !in)
+		out_of_memory();
+	for (size_t k = 0; k < n; k++) {
+		const MpiItem *it = &in[k].b->items[in[k].i];
+		CkptKey key = { it->p, it->o, it->param };
+		CkptValue v;
+		if (m->ck && ckpt_find(m->ck, &key, &v)) {
+			MpiResult r = { v.score, v.move, v.flags, 0 };
+			m->cached++;
+			m->done++;
+			complete(m, &in[k], &r);
+		} else {
+			pend_push(m, &in[k]);
+		}
+	}
+	free(in);
+	return n > 0;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const Task *x = a, *y = b;
+	int ex = x->b->items[x->i].empties, ey = y->b->items[y->i].empties;
+	if (ex != ey)
+		return ey - ex;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t pending(const Master *m)
+{
+	size_t n = 0;
+	for (size_t i = m->head; i < m->npend; i++)
+		n += !m->pend[i].taken;
+	return n;
+}
+
+/* Give rank r its next chunk; false when there is nothing for it. */
+static bool send_chunk(Master *m, int r)
+{
+	while (m->head < m->npend && m->pend[m->head].taken)
+		m->head++;
+	if (m->head >= m->npend)
+		return false;
+	if (m->unsorted) {
+		compact_pend(m);
+		qsort(m->pend, m->npend, sizeof *m->pend, cmp_task);
+		m->unsorted = false;
+	}
+	const int workers = m->nranks - 1;
+	const Task *first = &m->pend[m->head];
+	int min_items = m->job == MPIJOB_SOLVE ? 1 : (int)m->o->threads;
+	size_t want = m->job == MPIJOB_PING ? (size_t)m->o->items
+	                                    : chunk_items(&m->cost, first->b->items[first->i].empties,
+	                                                  m->npend - m->head, workers, min_items, m->o->chunk_s);
+	Rank *rk = &m->rank[r];
+	grow_tasks(&rk->chunk, &rk->cap, want);
+	rk->n = 0;
+	for (size_t i = m->head; i < m->npend && rk->n < want; i++) {
+		Task *t = &m->pend[i];
+		if (t->taken || (t->bad_rank == r && workers > 1))
+			continue;
+		t->taken = true;
+		rk->chunk[rk->n++] = *t;
+	}
+	if (!rk->n)
+		return false;
+	size_t bytes = sizeof(WorkHead) + rk->n * sizeof(MpiItem);
+	if (bytes > m->sendcap) {
+		unsigned char *s = realloc(m->sendbuf, bytes);
+		if (!s)
+			out_of_memory();
+		m->sendbuf = s;
+		m->sendcap = bytes;
+	}
+	WorkHead h = { ++rk->seq, (uint32_t)rk->n };
+	memcpy(m->sendbuf, &h, sizeof h);
+	for (size_t k = 0; k < rk->n; k++)
+		memcpy(m->sendbuf + sizeof h + k * sizeof(MpiItem), &rk->chunk[k].b->items[rk->chunk[k].i],
+		       sizeof(MpiItem));
+	MPI_Send(m->sendbuf, (int)bytes, MPI_BYTE, r, TAG_WORK, MPI_COMM_WORLD);
+	rk->busy = true;
+	rk->sent_at = util_now();
+	return true;
+}
+
+static void receive(Master *m, int r, int bytes)
+{
+	if ((size_t)bytes > m->recvcap) {
+		unsigned char *p = realloc(m->recvbuf, (size_t)bytes);
+		if (!p)
+			out_of_memory();
+		m->recvbuf = p;
+		m->recvcap = (size_t)bytes;
+	}
+	MPI_Recv(m->recvbuf, bytes, MPI_BYTE, r, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	ResultHead h;
+	memcpy(&h, m->recvbuf, sizeof h);
+	h.msg[sizeof h.msg - 1] = 0;
+	Rank *rk = &m->rank[r];
+	rk->busy = false;
+	rk->busy_s += util_now() - rk->sent_at;
+	rk->chunks++;
+	if (!h.ok || h.n != rk->n || h.seq != rk->seq) {
+		rk->failures++;
+		if (h.ok)
+			snprintf(h.msg, sizeof h.msg, "a reply that does not match its chunk");
+		size_t again = 0, lost = 0;
+		for (size_t k = 0; k < rk->n; k++) {
+			Task t = rk->chunk[k];
+			if (t.attempts == 0) {
+				t.attempts = 1;
+				t.bad_rank = r;
+				pend_push(m, &t);
+				again++;
+			} else {
+				MpiResult fr = { 0, BOARD_NOMOVE, MPIRES_FAILED, 0 };
+				m->failed++;
+				m->done++;
+				complete(m, &t, &fr);
+				lost++;
+			}
+		}
+		fprintf(stderr, "emilia-mpi: rank %d failed a chunk of %zu items (%s)", r, rk->n, h.msg);
+		if (again)
+			fprintf(stderr, "; retrying %zu on %s", again, m->nranks > 2 ? "another rank" : "the same rank");
+		if (lost)
+			fprintf(stderr, "; %zu failed twice and are given up", lost);
+		fprintf(stderr, "\n");
+		rk->n = 0;
+		return;
+	}
+	const MpiResult *res = (const MpiResult *)(m->recvbuf + sizeof h);
+	CkptKey keys[256];
+	CkptValue vals[256];
+	size_t nk = 0;
+	char err[CKPT_ERR];
+	for (size_t k = 0; k < rk->n; k++) {
+		const Task *t = &rk->chunk[k];
+		const MpiItem *it = &t->b->items[t->i];
+		MpiResult r1;
+		memcpy(&r1, &res[k], sizeof r1);
+		cost_add(&m->cost, it->empties, r1.seconds);
+		m->work_s += r1.seconds;
+		if (m->job != MPIJOB_PING) {
+			keys[nk] = (CkptKey){ it->p, it->o, it->param };
+			vals[nk] = (CkptValue){ r1.score, r1.move, r1.flags };
+			if (++nk == 256 || k + 1 == rk->n) {
+				if (!ckpt_append(m->ck, keys, vals, nk, err) && !m->fatal) {
+					m->fatal = true;
+					snprintf(m->fatal_msg, sizeof m->fatal_msg, "%s", err);
+				}
+				nk = 0;
+			}
+		}
+	}
+	/* counted as done only once the checkpoint holds them */
+	for (size_t k = 0; k < rk->n; k++) {
+		MpiResult r1;
+		memcpy(&r1, &res[k], sizeof r1);
+		m->done++;
+		complete(m, &rk->chunk[k], &r1);
+	}
+	rk->items += (long)rk->n;
+	rk->n = 0;
+}
+
+static void report(Master *m, bool last)
+{
+	double now = util_now();
+	if (m->o->quiet || (!last && now - m->last_report < m->o->progress_s))
+		return;
+	m->last_report = now;
+	double el = now - m->t0;
+	long total = m->submitted;
+	double left_work = 0;
+	for (size_t i = m->head; i < m->npend; i++)
+		if (!m->pend[i].taken)
+			left_work += cost_estimate(&m->cost, m->pend[i].b->items[m->pend[i].i].empties);
+	for (int r = 1; r < m->nranks; r++)
+		for (size_t k = 0; k < m->rank[r].n; k++)
+			left_work += cost_estimate(&m->cost, m->rank[r].chunk[k].b->items[m->rank[r].chunk[k].i].empties);
+	double rate = el > 0 ? m->work_s / el : 0;
+	char eta[48] = "";
+	if (m->job == MPIJOB_BOOK)
+		snprintf(eta, sizeof eta, ", more as the book grows");
+	else if (rate > 0 && m->done < total)
+		snprintf(eta, sizeof eta, ", ETA %.0f s", left_work / rate);
+	fprintf(stderr, "emilia-mpi: %s %ld/%ld done (%.1f %%), %ld from the checkpoint, %.1f/s%s |", m->o->cmd,
+	        m->done, total, total ? 100.0 * (double)m->done / (double)total : 100.0, m->cached,
+	        el > 0 ? (double)(m->done - m->cached) / el : 0.0, eta);
+	for (int r = 1; r < m->nranks; r++)
+		fprintf(stderr, " rank %d: %ld items, %.0f %% busy%s", r, m->rank[r].items,
+		        el > 0 ? 100.0 * m->rank[r].busy_s / el : 0.0, r + 1 < m->nranks ? ";" : "\n");
+}
+
+/* Hand out and collect until done(arg) holds and nothing is in flight. */
+static void pump(Master *m, bool (*done)(Master *, void *), void *arg)
+{
+	double since = util_now();
+	for (;;) {
+		bool event = absorb(m);
+		for (int r = 1; r < m->nranks && !m->fatal; r++)
+			if (!m->rank[r].busy && send_chunk(m, r))
+				event = true;
+		MPI_Status st;
+		int flag = 1;
+		while (flag) {
+			MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &st);
+			if (flag) {
+				int bytes = 0;
+				MPI_Get_count(&st, MPI_BYTE, &bytes);
+				receive(m, st.MPI_SOURCE, bytes);
+				event = true;
+			}
+		}
+		report(m, false);
+		bool busy = false;
+		for (int r = 1; r < m->nranks; r++)
+			busy |= m->rank[r].busy;
+		if (!busy && (m->fatal || done(m, arg)))
+			return;
+		if (event)
+			since = util_now();
+		else if (m->job != MPIJOB_PING)
+			idle_wait(since);
+	}
+}
+
+static bool batch_done(Master *m, void *arg)
+{
+	Batch *b = arg;
+	pthread_mutex_lock(&m->lock);
+	bool d = b->left == 0;
+	pthread_mutex_unlock(&m->lock);
+	return d;
+}
+
+static void batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
+{
+	b->items = items;
+	b->res = res;
+	b->n = b->left = n;
+	pthread_cond_init(&b->done, NULL);
+}
+
+/* Run a batch to the end from the master's main thread. */
+static void run_batch(Master *m, Batch *b)
+{
+	master_submit(m, b);
+	pump(m, batch_done, b);
+}
+
+static bool master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc)
+{
+	memset(m, 0, sizeof *m);
+	m->o = o;
+	m->job = job_of(o);
+	m->nranks = nranks;
+	pthread_mutex_init(&m->lock, NULL);
+	m->rank = calloc((size_t)nranks, sizeof *m->rank);
+	m->t0 = m->last_report = util_now();
+	if (!m->rank)
+		return false;
+	if (m->job == MPIJOB_PING)
+		return true;
+	char err[CKPT_ERR];
+	m->ck = ckpt_open(ckpt_path, job_desc, o->resume, err);
+	if (!m->ck) {
+		fprintf(stderr, "emilia-mpi: %s\n", err);
+		return false;
+	}
+	if (o->resume)
+		fprintf(stderr, "emilia-mpi: resuming from %s: %zu finished items\n", ckpt_path, ckpt_count(m->ck));
+	return true;
+}
+
+static bool workers_stopped;
+
+static void stop_workers(int nranks)
+{
+	if (workers_stopped)
+		return;
+	workers_stopped = true;
+	for (int r = 1; r < nranks; r++)
+		MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
+}
+
+static void master_stop_workers(Master *m)
+{
+	stop_workers(m->nranks);
+}
+
+static void master_summary(Master *m)
+{
+	if (m->o->quiet)
+		return;
+	report(m, true);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec
+	             + (double)ru.ru_stime.tv_usec / 1e6;
+	double el = util_now() - m->t0;
+	fprintf(stderr, "emilia-mpi: %ld items in %.2f s by %d workers (%.1f items/s; %.1f s of work, %.0f %% of the "
+	        "workers' time); master %.2f s CPU (%.1f %% of the wall time)\n",
+	        m->done, el, m->nranks - 1, el > 0 ? (double)m->done / el : 0.0, m->work_s,
+	        el > 0 ? 100.0 * m->work_s / (el * (m->nranks - 1)) : 0.0, cpu, el > 0 ? 100.0 * cpu / el : 0.0);
+}
+
+static void master_free(Master *m, bool remove_ckpt)
+{
+	ckpt_close(m->ck, remove_ckpt && !m->o->keep_ckpt);
+	for (int r = 0; r < m->nranks; r++)
+		free(m->rank[r].chunk);
+	free(m->rank);
+	free(m->in);
+	free(m->pend);
+	free(m->sendbuf);
+	free(m->recvbuf);
+	pthread_mutex_destroy(&m->lock);
+}
+
+/* ---- solve ------------------------------------------------------------------------- */
+
+typedef struct SolveInput {
+	const char *source;
+	ObfPosition *pos;
+	int *number;
+	size_t n, cap;
+	int count, malformed;
+	bool oom;
+} SolveInput;
+
+static void solve_line(void *user, char *line, long lineno)
+{
+	SolveInput *in = user;
+	ObfPosition p;
+	char err[TEXT_ERR];
+	int k = text_obf_file_line(line, 8, &p, err);
+	if (!k)
+		return;
+	in->count++;
+	if (k < 0) {
+		fprintf(stderr, "%s:%ld: %s (line skipped)\n", in->source, lineno, err);
+		in->malformed++;
+		return;
+	}
+	if (in->n == in->cap) {
+		size_t cap = in->cap ? 2 * in->cap : 256;
+		ObfPosition *np = realloc(in->pos, cap * sizeof *np);
+		int *nn = np ? realloc(in->number, cap * sizeof *nn) : NULL;
+		if (np)
+			in->pos = np;
+		if (!np || !nn) {
+			in->oom = true;
+			return;
+		}
+		in->number = nn;
+		in->cap = cap;
+	}
+	in->pos[in->n] = p;
+	in->number[in->n++] = in->count;
+}
+
+static int expected_best(const ObfPosition *p, int move, bool *listed)
+{
+	int best = p->expected_score[0];
+	for (int i = 1; i < p->nexpected; i++)
+		if (p->expected_score[i] > best)
+			best = p->expected_score[i];
+	*listed = false;
+	for (int i = 0; i < p->nexpected; i++)
+		if (p->expected_score[i] == best && p->expected_move[i] == move)
+			*listed = true;
+	return best;
+}
+
+static int master_solve(const Options *o, int nranks)
+{
+	SolveInput in = { .source = o->pos[0] };
+	FILE *f = fopen(o->pos[0], "r");
+	if (!f) {
+		fprintf(stderr, "emilia-mpi: cannot read %s: %s\n", o->pos[0], strerror(errno));
+		return 2;
+	}
+	bool read_ok = util_for_each_line(f, solve_line, &in) && !ferror(f) && !in.oom;
+	fclose(f);
+	if (!read_ok) {
+		fprintf(stderr, "emilia-mpi: %s: read error or out of memory\n", o->pos[0]);
+		return 1;
+	}
+	char ckpt[4200], desc[64];
+	snprintf(ckpt, sizeof ckpt, "%s.ckpt", o->results);
+	snprintf(desc, sizeof desc, "solve 8x8 normal %s", o->wld ? "wld" : "exact");
+	Master m;
+	if (!master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc))
+		return 1;
+	MpiItem *items = calloc(in.n + 1, sizeof *items);
+	MpiResult *res = calloc(in.n + 1, sizeof *res);
+	if (!items || !res) {
+		fprintf(stderr, "emilia-mpi: out of memory\n");
+		return 1;
+	}
+	for (size_t i = 0; i < in.n; i++) {
+		Board b = in.pos[i].board;
+		items[i] = (MpiItem){ b.p, b.o, o->wld, bit_count(~(b.p | b.o)) };
+	}
+	Batch batch;
+	batch_init(&batch, items, res, in.n);
+	run_batch(&m, &batch);
+	int rc = 0;
+	if (m.fatal) {
+		fprintf(stderr, "emilia-mpi: %s\n", m.fatal_msg);
+		rc = 1;
+	}
+	/* the results file, in input order, as `emilia solve --results` writes it */
+	char tmp[4200];
+	snprintf(tmp, sizeof tmp, "%s.tmp", o->results);
+	FILE *out = rc ? NULL : fopen(tmp, "w");
+	if (!rc && !out) {
+		fprintf(stderr, "emilia-mpi: cannot write %s: %s\n", tmp, strerror(errno));
+		rc = 1;
+	}
+	int wrong = 0, failed = 0;
+	if (!o->quiet)
+		printf("%4s %7s %5s %9s %9s  %s\n", "n", "empties", "move", "score", "seconds", "result");
+	for (size_t i = 0; out && i < in.n; i++) {
+		const MpiResult *r = &res[i];
+		const ObfPosition *p = &in.pos[i];
+		if (r->flags & MPIRES_FAILED) {
+			failed++;
+			if (!o->quiet)
+				printf("%4d %7d %5s %9s %9s  FAILED\n", in.number[i], items[i].empties, "--", "", "");
+			continue;
+		}
+		char line[128], mv[8], sc[16];
+		text_write_obf_result(p->board, p->side, 8, r->move, r->score, o->wld, line);
+		fprintf(out, "%s\n", line);
+		const char *verdict = "-";
+		if (p->nexpected) {
+			bool listed;
+			int exp = expected_best(p, r->move, &listed);
+			bool ok = o->wld ? r->score == (exp > 0) - (exp < 0) : r->score == exp && listed;
+			verdict = ok ? "ok" : "WRONG";
+			wrong += !ok;
+		}
+		if (r->move == BOARD_NOMOVE)
+			strcpy(mv, "--");
+		else
+			text_square(r->move, mv);
+		snprintf(sc, sizeof sc, "%+d", r->score);
+		if (!o->quiet)
+			printf("%4d %7d %5s %9s %9.3f  %s\n", in.number[i], items[i].empties, mv, sc, r->seconds, verdict);
+	}
+	if (out && (fflush(out) || ferror(out) || fsync(fileno(out)) || fclose(out) || rename(tmp, o->results))) {
+		fprintf(stderr, "emilia-mpi: cannot write %s: %s\n", o->results, strerror(errno));
+		remove(tmp);
+		rc = 1;
+	}
+	master_stop_workers(&m);
+	printf("totals: positions %zu, wrong %d, malformed %d, failed %d, seconds %.3f\n", in.n - (size_t)failed, wrong,
+	       in.malformed, failed, util_now() - m.t0);
+	master_summary(&m);
+	if (failed)
+		fprintf(stderr, "emilia-mpi: %d positions failed; the same command with --resume solves them again\n",
+		        failed);
+	master_free(&m, !rc && !failed);
+	free(items);
+	free(res);
+	free(in.pos);
+	free(in.number);
+	return rc ? rc : wrong || failed || in.malformed ? 1 : 0;
+}
+
+/* ---- label --------------------------------------------------------------------------- */
+
+static bool label_batch(void *user, const Board *b, size_t n, int8_t *out)
+{
+	Master *m = user;
+	MpiItem *items = calloc(n + 1, sizeof *items);
+	MpiResult *res = calloc(n + 1, sizeof *res);
+	bool ok = items && res;
+	for (size_t i = 0; ok && i < n; i++)
+		items[i] = (MpiItem){ b[i].p, b[i].o, m->o->lj.depth, bit_count(~(b[i].p | b[i].o)) };
+	if (ok) {
+		Batch batch;
+		batch_init(&batch, items, res, n);
+		run_batch(m, &batch);
+		pthread_cond_destroy(&batch.done);
+		ok = !m->fatal;
+		for (size_t i = 0; ok && i < n; i++) {
+			if (res[i].flags & MPIRES_FAILED)
+				ok = false;
+			out[i] = (int8_t)res[i].score;
+		}
+	}
+	free(items);
+	free(res);
+	return ok;
+}
+
+static int master_label(Options *o, int nranks)
+{
+	if (mkdir(o->label_out, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "emilia-mpi: cannot create %s: %s\n", o->label_out, strerror(errno));
+		return 1;
+	}
+	char desc[96] = "label exact";
+	if (o->lj.depth) {
+		char err[WEIGHTS_ERR];
+		size_t len;
+		unsigned char *img = NULL;
+		const unsigned char *w = o->lj.eval ? (img = weights_read_file(o->lj.eval, 64u << 20, &len, err))
+		                                    : weights_builtin(&len);
+		if (!w) {
+			fprintf(stderr, "emilia-mpi: %s\n", err);
+			return 1;
+		}
+		snprintf(desc, sizeof desc, "label d%d-%08x", o->lj.depth, (unsigned)(weights_checksum(w, len) >> 32));
+		free(img);
+	}
+	char ckpt[4200];
+	snprintf(ckpt, sizeof ckpt, "%s/mpi.ckpt", o->label_out);
+	Master m;
+	if (!master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc))
+		return 1;
+	o->lj.data = o->data;
+	o->lj.out = o->label_out;
+	o->lj.threads = (nranks - 1) * (int)o->threads;
+	o->lj.value_batch = label_batch;
+	o->lj.user = &m;
+	int rc = labels_make(&o->lj);
+	if (m.fatal) {
+		fprintf(stderr, "emilia-mpi: %s\n", m.fatal_msg);
+		rc = 1;
+	}
+	master_stop_workers(&m);
+	master_summary(&m);
+	master_free(&m, rc == 0 && m.failed == 0);
+	return rc;
+}
+
+/* ---- book-expand ------------------------------------------------------------------------ */
+
+typedef struct BookJob {
+	Master *m;
+	Book *book;
+	BookSearchOptions so;
+	long result;
+	char err[BOOK_ERR];
+} BookJob;
+
+static bool book_value(void *ctx, int thread, Board pos, int level, int *score, bool *exact)
+{
+	Master *m = ctx;
+	MpiItem it = { pos.p, pos.o, level, bit_count(~(pos.p | pos.o)) };
+	MpiResult r;
+	Batch b;
+	batch_init(&b, &it, &r, 1);
+	master_submit(m, &b);
+	pthread_mutex_lock(&m->lock);
+	while (b.left)
+		pthread_cond_wait(&b.done, &m->lock);
+	pthread_mutex_unlock(&m->lock);
+	pthread_cond_destroy(&b.done);
+	if (r.flags & MPIRES_FAILED)
+		return false;
+	*score = r.score;
+	*exact = (r.flags & MPIRES_EXACT) != 0;
+	return true;
+}
+
+static void *book_thread(void *arg)
+{
+	BookJob *j = arg;
+	const Options *o = j->m->o;
+	j->result = o->leaves ? book_search_leaves(j->book, &j->so, j->err)
+	                      : book_deviate(j->book, board_start(8), (int)o->margin, (int)o->max_ply,
+	                                     (size_t)o->max_positions, &j->so, j->err);
+	atomic_store(&j->m->producer_done, true);
+	return NULL;
+}
+
+static bool book_finished(Master *m, void *arg)
+{
+	(void)arg;
+	if (!atomic_load(&m->producer_done))
+		return false;
+	pthread_mutex_lock(&m->lock);
+	bool empty = m->nin == 0;
+	pthread_mutex_unlock(&m->lock);
+	return empty && pending(m) == 0;
+}
+
+static int master_book(const Options *o, int nranks)
+{
+	char err[BOOK_ERR];
+	Book *book = book_open(o->pos[0], err);
+	if (!book) {
+		fprintf(stderr, "emilia-mpi: %s\n", err);
+		return 1;
+	}
+	char ckpt[4200], desc[96];
+	snprintf(ckpt, sizeof ckpt, "%s.ckpt", o->pos[0]);
+	snprintf(desc, sizeof desc, "book level %ld hash %ld", o->level, o->hash_mb ? o->hash_mb : 16);
+	Master m;
+	if (!master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc)) {
+		book_free(book);
+		return 1;
+	}
+	BookJob j = { .m = &m, .book = book };
+	int requesters = (nranks - 1) * (int)o->threads * 2;
+	j.so = (BookSearchOptions){ book_value, &m, requesters > 256 ? 256 : requesters, (int)o->level, NULL, NULL };
+	pthread_t tid;
+	if (pthread_create(&tid, NULL, book_thread, &j) != 0) {
+		fprintf(stderr, "emilia-mpi: cannot start a thread\n");
+		return 1;
+	}
+	pump(&m, book_finished, NULL);
+	if (m.fatal) {
+		/* no more work will be handed out: fail what is waiting so the book's threads end */
+		fprintf(stderr, "emilia-mpi: %s\n", m.fatal_msg);
+		while (!atomic_load(&m.producer_done)) {
+			absorb(&m);
+			for (size_t i = m.head; i < m.npend; i++)
+				if (!m.pend[i].taken) {
+					MpiResult fr = { 0, BOARD_NOMOVE, MPIRES_FAILED, 0 };
+					m.pend[i].taken = true;
+					complete(&m, &m.pend[i], &fr);
+				}
+			sleep_us(1000);
+		}
+	}
+	pthread_join(tid, NULL);
+	int rc = 0;
+	if (j.result < 0) {
+		fprintf(stderr, "emilia-mpi: %s\n", j.err);
+		rc = 1;
+	} else if (!m.fatal) {
+		printf("%s: %ld positions %s at level %ld by %d workers in %.1f s; %zu in the book\n",
+		       o->leaves ? "leaves" : "deviate", j.result, o->leaves ? "searched" : "added", o->level, nranks - 1,
+		       util_now() - m.t0, book_count(book));
+		if (!book_save(book, o->pos[0], NULL, NULL, err)) {
+			fprintf(stderr, "emilia-mpi: %s\n", err);
+			rc = 1;
+		}
+	} else {
+		rc = 1;
+	}
+	master_stop_workers(&m);
+	master_summary(&m);
+	master_free(&m, rc == 0 && m.failed == 0);
+	book_free(book);
+	return rc;
+}
+
+/* ---- pingpong: the cost of a chunk's round trip ------------------------------------------ */
+
+static bool ping_done(Master *m, void *arg)
+{
+	return batch_done(m, arg);
+}
+
+static int master_ping(const Options *o, int nranks)
+{
+	Master m;
+	if (!master_init(&m, o, nranks, NULL, NULL))
+		return 1;
+	const int workers = nranks - 1;
+	/* one worker at a time: the latency of a chunk's round trip */
+	size_t n = (size_t)o->rounds * (size_t)o->items;
+	MpiItem *items = calloc(n, sizeof *items);
+	MpiResult *res = calloc(n, sizeof *res);
+	if (!items || !res)
+		return 1;
+	double t0 = util_now();
+	for (long k = 0; k < o->rounds; k++) {
+		Batch b;
+		batch_init(&b, items + k * o->items, res + k * o->items, (size_t)o->items);
+		master_submit(&m, &b);
+		absorb(&m);
+		send_chunk(&m, 1);
+		MPI_Status st;
+		MPI_Probe(1, TAG_RESULT, MPI_COMM_WORLD, &st);
+		int bytes;
+		MPI_Get_count(&st, MPI_BYTE, &bytes);
+		receive(&m, 1, bytes);
+		pthread_cond_destroy(&b.done);
+	}
+	double lat = (util_now() - t0) / (double)o->rounds;
+	/* all workers at once: the chunks per second the master keeps up with */
+	Batch all;
+	batch_init(&all, items, res, n);
+	double t1 = util_now();
+	master_submit(&m, &all);
+	pump(&m, ping_done, &all);
+	double el = util_now() - t1;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	printf("pingpong: %d workers, chunks of %ld items (%zu bytes out, %zu back)\n", workers, o->items,
+	       sizeof(WorkHead) + (size_t)o->items * sizeof(MpiItem),
+	       sizeof(ResultHead) + (size_t)o->items * sizeof(MpiResult));
+	printf("round trip to one worker: %.1f us\n", lat * 1e6);
+	printf("all workers at once: %ld chunks in %.3f s = %.0f chunks/s through the master\n", o->rounds, el,
+	       (double)o->rounds / el);
+	master_stop_workers(&m);
+	master_free(&m, false);
+	free(items);
+	free(res);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int provided = 0, rank = 0, nranks = 1;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	Options o;
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(rank);
+		MPI_Finalize();
+		return 0;
+	}
+	if (!parse_options(argc, argv, &o)) {
+		usage(rank);
+		MPI_Finalize();
+		return 2;
+	}
+	if (nranks < 2) {
+		fprintf(stderr, "emilia-mpi: needs at least 2 ranks (a master and a worker): mpirun -np 3 emilia-mpi ...\n");
+		MPI_Finalize();
+		return 2;
+	}
+	if (provided < MPI_THREAD_FUNNELED && o.cmd && !strcmp(o.cmd, "book-expand") && rank == 0)
+		fprintf(stderr, "emilia-mpi: warning: the MPI library gives no thread support\n");
+	int rc;
+	if (rank != 0)
+		rc = worker_main(&o, rank);
+	else {
+		switch (job_of(&o)) {
+		case MPIJOB_SOLVE:
+			rc = master_solve(&o, nranks);
+			break;
+		case MPIJOB_LABEL:
+			rc = master_label(&o, nranks);
+			break;
+		case MPIJOB_BOOK:
+			rc = master_book(&o, nranks);
+			break;
+		default:
+			rc = master_ping(&o, nranks);
+			break;
+		}
+	}
+	if (rank == 0)
+		stop_workers(nranks); /* a job that failed before it began still releases its workers */
+	MPI_Finalize();
+	return rc;
+}
