@@ -40,14 +40,19 @@
  * node counts on FFO #40-#49 (bench/endgame-results.md).
  *
  * Table traffic: the table is allocated with huge pages (util_alloc_large)
- * and a node prefetches its children's buckets while ordering them.  With
- * several threads, nodes with n <= EG_NEAR_MAX use a small table of the
- * thread's own (EG_NEAR_MB, about a core's L2 cache) instead of the shared
- * one: most table traffic is near the leaves, and two cores missing into
- * the big table at that rate slow each other down (the measurements are
- * in git: c6f4291).  Threads rarely share such small subtrees.  One thread
- * keeps the shared table for all nodes: its own small table saved it no
- * time and cost nodes.
+ * and a node prefetches its children's buckets while ordering them.  Nodes
+ * with n <= EG_NEAR_MAX use a small table of the thread's own instead of
+ * the shared one (EG_NEAR_MB each with threads, EG_NEAR1_MB for a lone
+ * thread): most table traffic is near the leaves, and a miss into the big
+ * table (a cache miss and, on virtual machines, a TLB miss) costs more
+ * than the few transpositions the small table loses.  With threads, two
+ * cores missing into the big table at that rate also slow each other down
+ * (c6f4291); threads rarely share such small subtrees.  Figures in
+ * bench/solver-profile.md.
+ *
+ * A node with n < EG_MPC_MIN has no probable cut below it, so what a
+ * selective pre-search finds there is exact: it is stored as exact, and the
+ * exact search reuses it.
  *
  * Passes: a side without a move passes; when neither side can move the game
  * is over and the score is board_final_score().  Normal scores on any board
@@ -83,8 +88,9 @@ enum {
 	EG_PRESEARCH_MIN = 18,    /* the root runs selective pre-searches from here */
 	EG_PRESEARCH_TRIES = 6,   /* aspiration windows per pre-search level, at most */
 	EG_SEL_EXACT = ENDGAME_TT_EXACT,
-	EG_NEAR_MAX = 10,         /* with threads: own tables up to here */
-	EG_NEAR_MB = 2            /* the size of each (a core's L2 cache) */
+	EG_NEAR_MAX = 10,         /* own tables up to here */
+	EG_NEAR_MB = 2,           /* the size of each with threads (a core's L2 cache) */
+	EG_NEAR1_MB = 8           /* the size of a lone thread's */
 };
 
 /* Probable-cut levels of the selective pre-searches: level L (1-based)
@@ -943,7 +949,8 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		}
 	}
 	if (feat & ENDGAME_F_TT)
-		endgame_tt_store(eg_table_for(s, n), p, o, n, sh->sel, alpha0, beta, best, best_move);
+		endgame_tt_store(eg_table_for(s, n), p, o, n, n < EG_MPC_MIN ? EG_SEL_EXACT : sh->sel, alpha0, beta,
+		                 best, best_move);
 	return best;
 }
 
@@ -1087,8 +1094,8 @@ static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
 static EndgameTT eg_table;
 static uint64_t eg_table_req;   /* the bytes asked for when it was made (it may be smaller) */
 static UtilPrefault eg_prefault; /* faults eg_table in after endgame_reserve_table() */
-/* With threads, each thread's own table for the nodes near the leaves,
- * reused like eg_table (under eg_table_lock); all of eg_near_bytes. */
+/* Each thread's own table for the nodes near the leaves, reused like
+ * eg_table (under eg_table_lock); all of eg_near_bytes. */
 static EndgameTT eg_near[EG_MAX_THREADS];
 static uint64_t eg_near_bytes;
 
@@ -1136,12 +1143,12 @@ static void eg_near_free(void)
 		endgame_tt_free(&eg_near[j]);
 }
 
-/* Thread i's table near the leaves, EG_NEAR_MB (at most the shared table's
+/* Thread i's table near the leaves, `mb` (at most the shared table's
  * request `bytes`) and empty for a new solve; NULL when memory is short.
  * Called with eg_table_lock held. */
-static EndgameTT *eg_near_prepare(int i, uint64_t bytes)
+static EndgameTT *eg_near_prepare(int i, uint64_t bytes, int mb)
 {
-	const uint64_t near = (uint64_t)EG_NEAR_MB << 20, want = bytes < near ? bytes : near;
+	const uint64_t near = (uint64_t)mb << 20, want = bytes < near ? bytes : near;
 	if (eg_near_bytes != want) {
 		eg_near_free();
 		eg_near_bytes = want;
@@ -1250,8 +1257,8 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	memset(threads, 0, sizeof(Searcher) * (size_t)nthreads);
 	sh.threads = threads;
 	for (int i = 0; i < nthreads; i++) {
-		if (nthreads > 1 && shared_table && (sh.features & ENDGAME_F_TT))
-			threads[i].near = eg_near_prepare(i, bytes);
+		if (shared_table && (sh.features & ENDGAME_F_TT))
+			threads[i].near = eg_near_prepare(i, bytes, nthreads > 1 ? EG_NEAR_MB : EG_NEAR1_MB);
 		threads[i].sh = &sh;
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
