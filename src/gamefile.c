@@ -8,7 +8,6 @@
 #include <strings.h>
 #include <unistd.h>
 #include "gamefile.h"
-#include "nboard.h"
 #include "proto_io.h"
 #include "text.h"
 #include "util.h"
@@ -135,12 +134,12 @@ bool gamefile_parse_sgf(const char *text, long upto, Game *out, bool explicit_pa
 		if (!*p)
 			break;
 		after_value = true;
-		char *v = proto_trim(val);
-		char q[PROTO_QUOTE_MAX];
+		char *v = text_trim(val);
+		char q[TEXT_QUOTE_MAX];
 		if (!strcmp(ident, "SZ")) {
 			long sz;
 			if (!util_parse_int(v, 1, 64, &sz) || (sz != 8 && sz != 6)) {
-				snprintf(err, errlen, "unsupported board size '%s'", proto_quote(v, q));
+				snprintf(err, errlen, "unsupported board size '%s'", text_quote(v, q));
 				return false;
 			}
 			if (moved || setup) {
@@ -152,7 +151,7 @@ bool gamefile_parse_sgf(const char *text, long upto, Game *out, bool explicit_pa
 		} else if (!strcmp(ident, "AB") || !strcmp(ident, "AW") || !strcmp(ident, "AE")) {
 			int sq = sgf_point(v, size);
 			if (sq < 0 || sq == BOARD_PASS || moved) {
-				snprintf(err, errlen, "bad setup point '%s'", proto_quote(v, q));
+				snprintf(err, errlen, "bad setup point '%s'", text_quote(v, q));
 				return false;
 			}
 			if (!setup) {
@@ -183,7 +182,7 @@ bool gamefile_parse_sgf(const char *text, long upto, Game *out, bool explicit_pa
 			if (upto > 0 && moves >= upto)
 				break;
 			if (mv < 0) {
-				snprintf(err, errlen, "bad move '%s' at move %ld", proto_quote(v, q), moves);
+				snprintf(err, errlen, "bad move '%s' at move %ld", text_quote(v, q), moves);
 				return false;
 			}
 			if (mv == BOARD_PASS) {
@@ -194,7 +193,7 @@ bool gamefile_parse_sgf(const char *text, long upto, Game *out, bool explicit_pa
 				expl[t.nply] = true;
 				game_play(&t, BOARD_PASS);
 			} else if (game_play_colour(&t, c, mv) != GAME_OK) {
-				snprintf(err, errlen, "illegal move '%s' at move %ld", proto_quote(v, q), moves);
+				snprintf(err, errlen, "illegal move '%s' at move %ld", text_quote(v, q), moves);
 				return false;
 			}
 		}
@@ -236,7 +235,7 @@ bool gamefile_parse(const char *text, int size, Variant v, GameRecord *r, char *
 			if (end)
 				end[2] = 0;
 			double tl[2], inc[2];
-			ok = nboard_parse_ggf(flat, v, &t.game, tl, inc, e);
+			ok = text_parse_ggf(flat, v, &t.game, tl, inc, e);
 			t.format = GAMEFILE_GGF;
 		} else {
 			game_init(&t.game, size, v);

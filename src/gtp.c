@@ -572,7 +572,7 @@ static void cmd_loadsgf(Gtp *g, int argc, char **argv)
 	size_t n = fread(buf, 1, (1 << 20) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	char err[PROTO_QUOTE_MAX + 64];
+	char err[TEXT_QUOTE_MAX + 64];
 	if (!load_sgf(g, buf, upto, err, sizeof err))
 		reply_err(g, "cannot load file: %s", err);
 	else
@@ -1001,11 +1001,11 @@ static bool execute(Gtp *g, char *line, bool too_long)
 	char *hash = strchr(line, '#');
 	if (hash)
 		*hash = 0;
-	char *s = proto_trim(line);
+	char *s = text_trim(line);
 	if (!*s && !too_long)
 		return true;
 	bool id_ok = parse_id(&s, g->reply.id);
-	s = proto_trim(s);
+	s = text_trim(s);
 	if (!id_ok) {
 		reply_err(g, "id too long (more than %d digits)", GTP_ID_MAX);
 		reply_send(g);

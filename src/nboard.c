@@ -29,266 +29,6 @@ struct NBoard {
 	bool quit;
 };
 
-/* ---- GGF ------------------------------------------------------------------- */
-
-/* "[[d.]h:]m:s" -> seconds; false on anything else. */
-static bool ggf_time(const char *s, size_t len, double *out)
-{
-	double field[4];
-	int n = 0;
-	double days = 0;
-	size_t i = 0;
-	while (i < len) {
-		char *end;
-		char buf[32];
-		size_t k = 0;
-		while (i < len && s[i] != ':' && k + 1 < sizeof buf)
-			buf[k++] = s[i++];
-		buf[k] = 0;
-		if (i < len && s[i] != ':')
-			return false;
-		i++;
-		char *dot = n == 0 ? strchr(buf, '.') : NULL;
-		if (dot && strchr(s, ':')) {
-			*dot = 0;
-			days = strtod(buf, &end);
-			if (*end || days < 0)
-				return false;
-			memmove(buf, dot + 1, strlen(dot + 1) + 1);
-		}
-		if (n == 3 || !buf[0])
-			return false;
-		field[n] = strtod(buf, &end);
-		if (*end || field[n] < 0 || field[n] > 1e7)
-			return false;
-		n++;
-	}
-	if (n == 0)
-		return false;
-	double t = 0;
-	for (int k = 0; k < n; k++)
-		t = t * 60 + field[k];
-	*out = t + days * 86400;
-	return true;
-}
-
-/* A move as NBoard sends it, in `move` and in a GGF B[]/W[] value:
- * "square[/eval[/time]]".  The same rule for both: the square must be one,
- * an eval, when given, a number, a time, when given, a GGF time.  value is
- * cut in place; *mv gets the square, *seconds the time (0 when none). */
-static bool move_field(char *value, int size, int *mv, double *seconds, char *err)
-{
-	char *f[3] = { value, NULL, NULL };
-	char *s1 = strchr(value, '/');
-	if (s1) {
-		*s1 = 0;
-		f[1] = s1 + 1;
-		char *s2 = strchr(f[1], '/');
-		if (s2) {
-			*s2 = 0;
-			f[2] = s2 + 1;
-		}
-	}
-	char q[PROTO_QUOTE_MAX];
-	*mv = text_parse_move(proto_trim(f[0]), size);
-	if (*mv < 0) {
-		snprintf(err, 160, "bad move '%.20s'", proto_quote(f[0], q));
-		return false;
-	}
-	if (f[1] && *proto_trim(f[1])) {
-		char *end;
-		double ev = strtod(proto_trim(f[1]), &end);
-		if (*end || !(ev >= -1e6 && ev <= 1e6)) {
-			snprintf(err, 160, "bad move eval '%.20s'", proto_quote(f[1], q));
-			return false;
-		}
-	}
-	*seconds = 0;
-	if (f[2] && *proto_trim(f[2])) {
-		char *tv = proto_trim(f[2]);
-		if (!ggf_time(tv, strlen(tv), seconds)) {
-			snprintf(err, 160, "bad move time '%.20s'", proto_quote(tv, q));
-			return false;
-		}
-	}
-	return true;
-}
-
-/* "clock[/increment[/grace]]" */
-static bool ggf_clock(const char *v, double *clock, double *inc)
-{
-	const char *slash = strchr(v, '/');
-	size_t len = slash ? (size_t)(slash - v) : strlen(v);
-	if (!ggf_time(v, len, clock))
-		return false;
-	*inc = 0;
-	if (slash) {
-		const char *s2 = strchr(slash + 1, '/');
-		size_t l2 = s2 ? (size_t)(s2 - slash - 1) : strlen(slash + 1);
-		if (l2 && !ggf_time(slash + 1, l2, inc))
-			return false;
-	}
-	return true;
-}
-
-bool nboard_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2],
-                      double increment[2], char *err)
-{
-	const char *p = ggf;
-	while (*p == ' ')
-		p++;
-	if (strncmp(p, "(;", 2) != 0) {
-		snprintf(err, 160, "GGF must start with '(;'");
-		return false;
-	}
-	p += 2;
-	Game g;
-	game_init(&g, 8, v);
-	bool have_board = false, moved = false;
-	double clock[2] = { -1, -1 }, inc[2] = { 0, 0 }, used[2] = { 0, 0 };
-	int nmoves[2] = { 0, 0 };
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (!*p) {
-			snprintf(err, 160, "GGF ends without ';)'");
-			return false;
-		}
-		if (p[0] == ';' && p[1] == ')')
-			break;
-		char ident[8];
-		int k = 0;
-		while (isupper((unsigned char)*p) && k < 7)
-			ident[k++] = *p++;
-		ident[k] = 0;
-		if (!k || *p != '[') {
-			snprintf(err, 160, "GGF: property expected at column %d", (int)(p - ggf) + 1);
-			return false;
-		}
-		const char *val = ++p;
-		while (*p && *p != ']')
-			p++;
-		if (!*p) {
-			snprintf(err, 160, "GGF: unterminated %s[...]", ident);
-			return false;
-		}
-		size_t vlen = (size_t)(p - val);
-		p++;
-		char value[256];
-		if (vlen >= sizeof value) {
-			if (!strcmp(ident, "BO") || !strcmp(ident, "B") || !strcmp(ident, "W") ||
-			    !strcmp(ident, "TI") || !strcmp(ident, "TB") || !strcmp(ident, "TW")) {
-				snprintf(err, 160, "GGF: %s value too long", ident);
-				return false;
-			}
-			continue; /* long comments and the like are skipped */
-		}
-		memcpy(value, val, vlen);
-		value[vlen] = 0;
-		if (!strcmp(ident, "GM")) {
-			if (strcasecmp(proto_trim(value), "Othello") != 0) {
-				snprintf(err, 160, "GGF: game '%.40s' is not Othello", value);
-				return false;
-			}
-		} else if (!strcmp(ident, "BO")) {
-			if (moved) {
-				snprintf(err, 160, "GGF: BO after the moves");
-				return false;
-			}
-			char *s = proto_trim(value);
-			char *end;
-			long size = strtol(s, &end, 10);
-			if (end == s || (size != 8 && size != 6)) {
-				snprintf(err, 160, "GGF: board size must be 8 or 6");
-				return false;
-			}
-			uint64_t black, white;
-			size_t nread;
-			int n = text_read_diagram(end, (int)size, true, &black, &white, &nread);
-			s = end + nread;
-			if (n < size * size && *s) {
-				snprintf(err, 160, "GGF: bad square '%c' in BO", isprint((unsigned char)*s) ? *s : '?');
-				return false;
-			}
-			while (*s == ' ')
-				s++;
-			int side = -1;
-			if (*s) {
-				side = text_side_char((unsigned char)*s++);
-				if (side == TEXT_NOT_SQUARE) {
-					snprintf(err, 160, "GGF: BO side to move must be * or O");
-					return false;
-				}
-				while (*s == ' ')
-					s++;
-				if (*s) {
-					snprintf(err, 160, "GGF: extra characters in BO");
-					return false;
-				}
-			}
-			if (n != size * size || side < 0) {
-				snprintf(err, 160, "GGF: BO has %d squares%s", n, side < 0 ? " and no side to move" : "");
-				return false;
-			}
-			game_init(&g, (int)size, v);
-			Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-			game_set(&g, b, side);
-			have_board = true;
-		} else if (!strcmp(ident, "B") || !strcmp(ident, "W")) {
-			if (!have_board) {
-				snprintf(err, 160, "GGF: moves before BO");
-				return false;
-			}
-			moved = true;
-			int c = ident[0] == 'B' ? BLACK : WHITE;
-			int mv;
-			double t;
-			char merr[160];
-			if (!move_field(value, g.size, &mv, &t, merr)) {
-				snprintf(err, 160, "GGF: %.150s", merr);
-				return false;
-			}
-			GameStatus st;
-			if (mv == BOARD_PASS)
-				st = c == g.side && game_must_pass(&g) ? game_play(&g, BOARD_PASS) : GAME_ILLEGAL;
-			else
-				st = game_play_colour(&g, c, mv);
-			if (st != GAME_OK) {
-				char sq[8];
-				text_square(mv, sq);
-				snprintf(err, 160, "GGF: illegal move %s%s for %s", sq, "", c == BLACK ? "black" : "white");
-				return false;
-			}
-			nmoves[c]++;
-			used[c] += t;
-		} else if (!strcmp(ident, "TI") || !strcmp(ident, "TB") || !strcmp(ident, "TW")) {
-			double cl, in;
-			if (!ggf_clock(proto_trim(value), &cl, &in)) {
-				snprintf(err, 160, "GGF: bad clock '%.40s'", value);
-				return false;
-			}
-			for (int c = 0; c < 2; c++)
-				if (ident[1] == 'I' || (ident[1] == 'B') == (c == BLACK)) {
-					clock[c] = cl;
-					inc[c] = in;
-				}
-		}
-		/* other properties (PC, DT, PB, PW, RE, TY, KO, ...) are ignored */
-	}
-	if (!have_board) {
-		snprintf(err, 160, "GGF: no BO (board) property");
-		return false;
-	}
-	for (int c = 0; c < 2; c++) {
-		time_left[c] = clock[c] < 0 ? -1 : clock[c] + inc[c] * nmoves[c] - used[c];
-		if (clock[c] >= 0 && time_left[c] < 0)
-			time_left[c] = 0;
-		increment[c] = inc[c];
-	}
-	*out = g;
-	return true;
-}
-
 /* ---- output ---------------------------------------------------------------- */
 
 static void status(NBoard *nb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -515,7 +255,7 @@ static void cmd_move(NBoard *nb, int argc, char **argv)
 	snprintf(buf, sizeof buf, "%s", argv[0]);
 	int mv;
 	double t;
-	if (!move_field(buf, nb->game.size, &mv, &t, merr)) {
+	if (!text_ggf_move(buf, nb->game.size, &mv, &t, merr)) {
 		status(nb, "error: move: %s", merr);
 		return;
 	}
@@ -572,7 +312,7 @@ static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
 		Game g;
 		double tl[2], inc[2];
 		char gerr[160];
-		if (!rest || !nboard_parse_ggf(rest, options_variant(&nb->opts), &g, tl, inc, gerr)) {
+		if (!rest || !text_parse_ggf(rest, options_variant(&nb->opts), &g, tl, inc, gerr)) {
 			status(nb, "error: set game: %s", rest ? gerr : "missing GGF");
 			return;
 		}
@@ -624,15 +364,15 @@ static bool execute(NBoard *nb, char *line, bool too_long)
 		status(nb, "error: line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
 		return true;
 	}
-	char *s = proto_trim(line);
+	char *s = text_trim(line);
 	if (!*s)
 		return true;
 	/* `set game` keeps the rest of the line as it is */
 	char *rest = NULL;
 	if (!strncasecmp(s, "set ", 4)) {
-		char *q = proto_trim(s + 4);
+		char *q = text_trim(s + 4);
 		if (!strncasecmp(q, "game ", 5))
-			rest = proto_trim(q + 5);
+			rest = text_trim(q + 5);
 	}
 	char copy[PROTO_LINE_MAX];
 	snprintf(copy, sizeof copy, "%s", s);
@@ -666,7 +406,7 @@ static bool execute(NBoard *nb, char *line, bool too_long)
 		cmd_analyze(nb);
 	} else {
 		char q[170];
-		status(nb, "error: unknown command '%s'", proto_quote(cmd, q));
+		status(nb, "error: unknown command '%s'", text_quote(cmd, q));
 	}
 	return true;
 }

@@ -39,12 +39,4 @@ void nboard_run(NBoard *nb, FILE *in);
 /* `emilia --nboard`. */
 int nboard_main(FILE *in, FILE *out, const Options *opts);
 
-/* Parse a GGF game (one line, "(;GM[Othello]...;)") into g: start board
- * (BO), moves (passes included) and the players' clocks.  time_left[c] is
- * the seconds left for colour c (clock minus that player's move times,
- * plus increments) or -1 when the game has no clock.  All or nothing;
- * err (160 bytes) says what is wrong. */
-bool nboard_parse_ggf(const char *ggf, Variant v, Game *g, double time_left[2],
-                      double increment[2], char *err);
-
 #endif

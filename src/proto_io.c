@@ -100,37 +100,6 @@ size_t proto_join(char *out, size_t cap, char **argv, int from, int to)
 	return n;
 }
 
-char *proto_trim(char *s)
-{
-	while (*s == ' ')
-		s++;
-	size_t n = strlen(s);
-	while (n && s[n - 1] == ' ')
-		s[--n] = 0;
-	return s;
-}
-
-const char *proto_quote(const char *s, char *out)
-{
-	size_t k = 0;
-	for (size_t i = 0; s[i] && i < 40; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '\\') {
-			out[k++] = '\\';
-			out[k++] = '\\';
-		} else if (c >= 32 && c < 127)
-			out[k++] = (char)c;
-		else
-			k += (size_t)sprintf(out + k, "\\x%02x", c);
-	}
-	if (strlen(s) > 40) {
-		memcpy(out + k, "...", 3);
-		k += 3;
-	}
-	out[k] = 0;
-	return out;
-}
-
 void proto_put_byte(FILE *f, unsigned char c, bool newline_ok)
 {
 	if ((c >= 32 && c < 127) || (c == '\n' && newline_ok))

@@ -52,14 +52,7 @@ int proto_split(char *s, char **argv, int max);
  * safely; returns the length written. */
 size_t proto_join(char *out, size_t cap, char **argv, int from, int to);
 
-/* Skip leading blanks; strip trailing blanks in place. */
-char *proto_trim(char *s);
-
-/* A printable, bounded copy of an untrusted word for error messages:
- * non-printable bytes become \xHH and a backslash \\, at most 40 input
- * bytes.  out holds PROTO_QUOTE_MAX bytes. */
-#define PROTO_QUOTE_MAX 170
-const char *proto_quote(const char *s, char *out);
+/* (text_trim and text_quote, text.h, trim and quote words.) */
 
 /* Write byte c to f as it is when printable ASCII (or a newline, when
  * newline_ok), else as \xHH: the last guard of every reply. */

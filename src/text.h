@@ -80,4 +80,27 @@ size_t text_board_picture(const Game *g, bool mark_moves, char *out, size_t outl
 /* Transcript of g's moves (passes omitted), lower case.  out >= 2*nply+1. */
 void text_transcript(const Game *g, char *out);
 
+/* Skip leading blanks; strip trailing blanks in place. */
+char *text_trim(char *s);
+
+/* A printable, bounded copy of an untrusted word for error messages:
+ * non-printable bytes become \xHH and a backslash \\, at most 40 input
+ * bytes.  out holds TEXT_QUOTE_MAX bytes. */
+#define TEXT_QUOTE_MAX 170
+const char *text_quote(const char *s, char *out);
+
+/* GGF (one line, "(;GM[Othello]...;)", PROTOCOLS.md).  text_parse_ggf
+ * reads a game into g: start board (BO), moves (passes included) and the
+ * players' clocks.  time_left[c] is the seconds left for colour c (clock
+ * minus that player's move times, plus increments) or -1 when the game
+ * has no clock.  All or nothing; err (160 bytes) says what is wrong.  The
+ * one GGF reader: NBoard's `set game` and the game-record files
+ * (gamefile.h) use it. */
+bool text_parse_ggf(const char *ggf, Variant v, Game *g, double time_left[2], double increment[2], char *err);
+/* A move as NBoard sends it and as a GGF B[]/W[] value holds it:
+ * "square[/eval[/time]]".  value is cut in place; *mv gets the square
+ * (BOARD_PASS for PA), *seconds the time (0 when none); false and err (160
+ * bytes) when a field is malformed. */
+bool text_ggf_move(char *value, int size, int *mv, double *seconds, char *err);
+
 #endif

@@ -507,7 +507,7 @@ static bool execute(Ugi *u, char *line, bool too_long)
 		/* no pondering: nothing to do */
 	} else {
 		char q[170];
-		error_line(u, "unknown command '%s'", proto_quote(cmd, q));
+		error_line(u, "unknown command '%s'", text_quote(cmd, q));
 	}
 	return true;
 }

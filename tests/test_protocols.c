@@ -83,7 +83,7 @@ START_TEST(ggf_clocks_and_passes)
 	const char *ggf = "(;GM[Othello]PC[x]TB[10:00/5]TW[1:02:03]TY[8]BO[8 "
 	                  "---------------------------O*------*O--------------------------- *]"
 	                  "B[f5/0/3]W[f6]B[c4]W[g5]B[h5]W[h4]B[f7]W[h6/1/20.5]B[PA]W[E7//2];)";
-	ck_assert_msg(nboard_parse_ggf(ggf, VARIANT_NORMAL, &g, tl, inc, err), "%s", err);
+	ck_assert_msg(text_parse_ggf(ggf, VARIANT_NORMAL, &g, tl, inc, err), "%s", err);
 	ck_assert_int_eq(g.nply, 10);
 	ck_assert_int_eq(g.hist[8].move, BOARD_PASS);
 	ck_assert_int_eq(g.side, BLACK);
@@ -95,7 +95,7 @@ START_TEST(ggf_clocks_and_passes)
 	const char *implied = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]"
 	                      "B[f5]W[f6]B[c4]W[g5]B[h5]W[h4]B[f7]W[h6]W[e7];)";
 	Game h;
-	ck_assert_msg(nboard_parse_ggf(implied, VARIANT_NORMAL, &h, tl, inc, err), "%s", err);
+	ck_assert_msg(text_parse_ggf(implied, VARIANT_NORMAL, &h, tl, inc, err), "%s", err);
 	ck_assert(h.board.p == g.board.p && h.board.o == g.board.o && h.side == g.side);
 	ck_assert(tl[0] == -1 && tl[1] == -1);
 	/* broken ones: nothing written, a message */
@@ -108,7 +108,7 @@ START_TEST(ggf_clocks_and_passes)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		Game t = g;
 		err[0] = 0;
-		ck_assert_msg(!nboard_parse_ggf(bad[i], VARIANT_NORMAL, &t, tl, inc, err), "accepted %s", bad[i]);
+		ck_assert_msg(!text_parse_ggf(bad[i], VARIANT_NORMAL, &t, tl, inc, err), "accepted %s", bad[i]);
 		ck_assert(err[0]);
 		ck_assert(t.nply == g.nply && t.board.p == g.board.p);
 	}
