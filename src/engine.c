@@ -430,15 +430,16 @@ static void *engine_watchdog_main(void *arg)
 	return NULL;
 }
 
-/* Exact solve of the root by the endgame module; false when it was
- * stopped (rm untouched).  Moves the best move first in rm. */
-static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, int threads, uint64_t *nodes)
+/* The endgame module's solve of g with the engine's table share and stop
+ * flag, `threads` threads, and a watchdog thread that raises the stop flag
+ * at the hard deadline (the solver only polls that flag). */
+static EndgameResult engine_endgame(Engine *e, const Game *g, bool wld, int threads)
 {
 	SearchShared *sh = &e->sh;
 	EndgameOptions o = endgame_default_options();
 	o.size = g->size;
 	o.variant = g->variant;
-	o.wld = false;
+	o.wld = wld;
 	o.hash_bytes = e->eg_bytes;
 	o.threads = threads;
 	o.stop = &sh->stop;
@@ -451,8 +452,16 @@ static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, in
 		atomic_store(&w.done, true);
 		pthread_join(w.tid, NULL);
 	}
+	return r;
+}
+
+/* Exact solve of the root by the endgame module; false when it was
+ * stopped (rm untouched).  Moves the best move first in rm. */
+static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, int threads, uint64_t *nodes)
+{
+	EndgameResult r = engine_endgame(e, g, false, threads);
 	*nodes += r.nodes;
-	if (r.aborted || atomic_load(&sh->stop))
+	if (r.aborted || atomic_load(&e->sh.stop))
 		return false;
 	int k = 0;
 	while (k < n && rm[k].move != r.move)
@@ -478,33 +487,60 @@ static void *engine_helper_main(void *arg)
 	return NULL;
 }
 
-static EngineInfo engine_search_run(Engine *e, const Game *g, const EngineLimits *lim,
-                                    EngineInfoFn info, void *user)
+/* One call of engine_search() (or engine_solve_game()) across its phases:
+ * prepare, quick answers, plan, iterate, pick, finish. */
+typedef struct EngineRun {
+	Engine *e;
+	const Game *g;
+	const EngineLimits *lim;
+	EngineInfoFn info;
+	void *user;
+	double start;
+	int empties;
+	/* options, copied at the start */
+	int level, midgame_sel;
+	bool use_solver;
+	EngineBookFn book;
+	void *book_ctx;
+	/* threads: t0 is the calling thread */
+	SearchThread *t0;
+	int nthreads, nhelpers;
+	/* the plan and the root */
+	EnginePlan plan;
+	TimePlan tp;
+	bool timed;
+	int multipv;
+	SearchRootMove rm[SEARCH_MAX_MOVES];
+	int n;
+	int res_sel;
+	uint64_t solver_nodes;
+	EngineInfo res;
+} EngineRun;
+
+/* Take the engine, copy its options, set up the shared state and the
+ * search threads' records. */
+static void run_prepare(EngineRun *r)
 {
-	const double start = util_now();
-	EngineLimits nolim = { .time_left = -1 };
-	if (!lim)
-		lim = &nolim;
+	Engine *e = r->e;
+	r->start = util_now();
 	pthread_mutex_lock(&e->search_lock);
 	engine_join(e);
 	pthread_mutex_lock(&e->opt_lock);
-	const int want_threads = e->nthreads, level = e->level, midgame_sel = e->midgame_sel;
-	const bool use_solver = e->use_solver;
-	const EngineBookFn book = e->book;
-	void *const book_ctx = e->book_ctx;
+	const int want_threads = e->nthreads;
+	r->level = e->level;
+	r->midgame_sel = e->midgame_sel;
+	r->use_solver = e->use_solver;
+	r->book = e->book;
+	r->book_ctx = e->book_ctx;
 	pthread_mutex_unlock(&e->opt_lock);
 	SearchShared *sh = &e->sh;
-	search_shared_init(sh, &e->tt, g->size, g->variant);
+	search_shared_init(sh, &e->tt, r->g->size, r->g->variant);
 	atomic_store(&e->running, true);
 	tt_new_search(&e->tt);
-
-	EngineInfo res;
-	memset(&res, 0, sizeof res);
-	res.selectivity = 100;
-	res.multipv_index = 1;
-	const Board b = g->board;
-	const int empties = game_empties(g);
-
+	memset(&r->res, 0, sizeof r->res);
+	r->res.selectivity = 100;
+	r->res.multipv_index = 1;
+	r->empties = game_empties(r->g);
 	if (e->threads_alloc < want_threads) {
 		SearchThread *nt = calloc((size_t)want_threads, sizeof *nt);
 		struct EngineHelper *nh = calloc((size_t)want_threads, sizeof *nh);
@@ -519,173 +555,210 @@ static EngineInfo engine_search_run(Engine *e, const Game *g, const EngineLimits
 			free(nh);
 		}
 	}
-	SearchThread *threads = e->threads;
-	int nthreads = want_threads <= e->threads_alloc ? want_threads : e->threads_alloc;
-	sh->threads = threads;
-	sh->nthreads = nthreads;
-	for (int i = 0; i < nthreads; i++)
-		search_thread_init(&threads[i], sh, i);
-	SearchThread *t0 = &threads[0];
+	r->nthreads = want_threads <= e->threads_alloc ? want_threads : e->threads_alloc;
+	sh->threads = e->threads;
+	sh->nthreads = r->nthreads;
+	for (int i = 0; i < r->nthreads; i++)
+		search_thread_init(&e->threads[i], sh, i);
+	r->t0 = &e->threads[0];
+}
 
+/* Release the engine; res.seconds is set. */
+static void run_finish(EngineRun *r)
+{
+	r->res.seconds = util_now() - r->start;
+	atomic_store(&r->e->running, false);
+	pthread_mutex_unlock(&r->e->search_lock);
+}
+
+/* No move (the game is over or the side must pass) or a book move: true
+ * with the answer in res. */
+static bool run_quick_answer(EngineRun *r)
+{
+	const Game *g = r->g;
+	EngineInfo *res = &r->res;
 	if (!game_moves(g)) {
 		if (game_is_over(g)) {
-			res.move = BOARD_NOMOVE;
-			res.score = board_final_score(b, g->size, g->variant);
-			res.exact = true;
+			res->move = BOARD_NOMOVE;
+			res->score = board_final_score(g->board, g->size, g->variant);
+			res->exact = true;
 		} else {
 			/* forced pass: a short search of the opponent's reply for a score */
-			int d = empties < 4 ? empties : 4;
-			t0->sel = SEARCH_SEL_NONE;
-			res.move = BOARD_PASS;
-			res.score = -search_value(t0, board_pass(b), d, -SEARCH_INF, SEARCH_INF);
-			res.depth = d;
-			res.exact = d >= empties;
-			res.pv[0] = BOARD_PASS;
-			res.pvlen = 1;
+			int d = r->empties < 4 ? r->empties : 4;
+			r->t0->sel = SEARCH_SEL_NONE;
+			res->move = BOARD_PASS;
+			res->score = -search_value(r->t0, board_pass(g->board), d, -SEARCH_INF, SEARCH_INF);
+			res->depth = d;
+			res->exact = d >= r->empties;
+			res->pv[0] = BOARD_PASS;
+			res->pvlen = 1;
 		}
-		res.nodes = t0->nodes;
-		res.seconds = util_now() - start;
-		atomic_store(&e->running, false);
-		pthread_mutex_unlock(&e->search_lock);
-		return res;
+		res->nodes = r->t0->nodes;
+		return true;
 	}
-
-	if (book && lim->multipv <= 1) {
+	if (r->book && r->lim->multipv <= 1) {
 		int score = 0;
-		int mv = book(book_ctx, g, &score);
+		int mv = r->book(r->book_ctx, g, &score);
 		if (mv >= 0 && mv < 64 && (game_moves(g) & bit_of(mv))) {
-			res.move = mv;
-			res.score = score;
-			res.book = true;
-			res.pv[0] = mv;
-			res.pvlen = 1;
-			res.seconds = util_now() - start;
-			if (info)
-				info(&res, user);
-			atomic_store(&e->running, false);
-			pthread_mutex_unlock(&e->search_lock);
-			return res;
+			res->move = mv;
+			res->score = score;
+			res->book = true;
+			res->pv[0] = mv;
+			res->pvlen = 1;
+			res->seconds = util_now() - r->start;
+			if (r->info)
+				r->info(res, r->user);
+			return true;
 		}
 	}
+	return false;
+}
 
-	/* the plan */
-	const bool timed = lim->movetime > 0 || lim->time_left >= 0;
-	EnginePlan plan;
-	engine_level_plan(level, timed || lim->infinite, &plan.depth, &plan.exact_empties, &plan.random_margin);
-	plan.sel = midgame_sel;
+/* The plan of the level and the limits, the clock's deadlines, the root
+ * moves; the helpers join the pool. */
+static void run_plan(EngineRun *r)
+{
+	const EngineLimits *lim = r->lim;
+	SearchShared *sh = &r->e->sh;
+	r->timed = lim->movetime > 0 || lim->time_left >= 0;
+	engine_level_plan(r->level, r->timed || lim->infinite, &r->plan.depth, &r->plan.exact_empties,
+	                  &r->plan.random_margin);
+	r->plan.sel = r->midgame_sel;
 	if (lim->infinite) {
-		plan.depth = 60;
-		plan.exact_empties = 60;
+		r->plan.depth = 60;
+		r->plan.exact_empties = 60;
 	}
 	if (lim->depth > 0) {
-		plan.depth = lim->depth;
-		plan.exact_empties = lim->depth;
+		r->plan.depth = lim->depth;
+		r->plan.exact_empties = lim->depth;
 	}
-	int multipv = lim->multipv > 1 ? lim->multipv : 1;
-	if (plan.random_margin >= 0 && lim->multipv <= 1)
-		multipv = SEARCH_MAX_MOVES; /* exact scores for every move */
-	TimePlan tp = timeman_plan(lim, empties);
-	sh->hard_deadline = tp.hard > 0 ? start + tp.hard : 0;
+	r->multipv = lim->multipv > 1 ? lim->multipv : 1;
+	if (r->plan.random_margin >= 0 && lim->multipv <= 1)
+		r->multipv = SEARCH_MAX_MOVES; /* exact scores for every move */
+	r->tp = timeman_plan(lim, r->empties);
+	sh->hard_deadline = r->tp.hard > 0 ? r->start + r->tp.hard : 0;
 	sh->node_limit = lim->nodes;
-
-	SearchRootMove rm[SEARCH_MAX_MOVES];
-	const int n = search_root_moves(t0, b, rm);
-	if (multipv > n)
-		multipv = n;
-	engine_fill_info(&res, &rm[0], 0, plan.sel, false, sh, start);
-
-	EngineHelper *helpers = e->helpers;
-	int nhelpers = 0;
-	for (int i = 1; i < nthreads; i++) {
-		EngineHelper *h = &helpers[nhelpers];
-		h->t = &threads[i];
+	r->n = search_root_moves(r->t0, r->g->board, r->rm);
+	if (r->multipv > r->n)
+		r->multipv = r->n;
+	engine_fill_info(&r->res, &r->rm[0], 0, r->plan.sel, false, sh, r->start);
+	r->nhelpers = 0;
+	for (int i = 1; i < r->nthreads; i++) {
+		EngineHelper *h = &r->e->helpers[r->nhelpers];
+		h->t = &r->e->threads[i];
 		if (pthread_create(&h->tid, NULL, engine_helper_main, h) == 0)
-			nhelpers++;
+			r->nhelpers++;
 	}
+	r->res_sel = SEARCH_SEL_NONE;
+	r->solver_nodes = 0;
+}
 
-	int last_best = -1, stable = 0, res_sel = SEARCH_SEL_NONE, last_score = -SEARCH_INF;
-	uint64_t solver_nodes = 0;
+/* The exact iteration by the endgame solver with every thread; false when
+ * the solve was stopped. */
+static bool run_solve(EngineRun *r, int depth, int sel)
+{
+	SearchShared *sh = &r->e->sh;
+	search_pool_quit(sh);
+	for (int i = 0; i < r->nhelpers; i++)
+		pthread_join(r->e->helpers[i].tid, NULL);
+	r->nhelpers = 0;
+	if (!engine_solve(r->e, r->g, r->rm, r->n, r->nthreads, &r->solver_nodes))
+		return false;
+	engine_fill_info(&r->res, &r->rm[0], depth, sel, true, sh, r->start);
+	r->res.nodes += r->solver_nodes;
+	if (r->info)
+		r->info(&r->res, r->user);
+	return true;
+}
+
+/* One iteration's root search with an aspiration window; false when it
+ * was stopped (what it found is kept when it is usable). */
+static bool run_iteration(EngineRun *r, int d, int depth, int sel, bool exact)
+{
+	SearchShared *sh = &r->e->sh;
+	SearchThread *t0 = r->t0;
+	SearchRootMove *rm = r->rm;
+	int alpha = -SEARCH_INF, beta = SEARCH_INF, delta = ENGINE_ASPIRATION;
+	if (d >= 4 && r->multipv == 1 && rm[0].searched) {
+		alpha = rm[0].score - delta;
+		beta = rm[0].score + delta;
+	}
+	for (;;) {
+		int v = search_root(t0, r->g->board, rm, r->n, depth, alpha, beta, r->multipv);
+		if (t0->aborted)
+			break;
+		/* a failed window widens step by step on its side */
+		delta *= 2;
+		if (v <= alpha && alpha > -SEARCH_INF)
+			alpha = delta > ENGINE_ASPIRATION_MAX ? -SEARCH_INF : v - delta;
+		else if (v >= beta && beta < SEARCH_INF)
+			beta = delta > ENGINE_ASPIRATION_MAX ? SEARCH_INF : v + delta;
+		else
+			break;
+	}
+	if (t0->aborted) {
+		if (t0->partial && r->res.depth > 0) {
+			/* the deeper iteration's best so far; the depth
+			 * reported stays the last completed one */
+			int keep = r->res.depth;
+			engine_fill_info(&r->res, &rm[0], keep, r->res_sel, false, sh, r->start);
+		}
+		return false;
+	}
+	engine_fill_info(&r->res, &rm[0], depth, sel, exact, sh, r->start);
+	r->res_sel = sel;
+	if (r->info) {
+		int lines = r->lim->multipv > 1 ? r->multipv : 1;
+		for (int i = 0; i < lines; i++) {
+			EngineInfo li;
+			engine_fill_info(&li, &rm[i], depth, sel, exact, sh, r->start);
+			li.multipv_index = i + 1;
+			r->info(&li, r->user);
+		}
+	}
+	return true;
+}
+
+/* Iterative deepening until the plan, the limits or the clock end it. */
+static void run_iterate(EngineRun *r)
+{
+	const EngineLimits *lim = r->lim;
+	int last_best = -1, stable = 0, last_score = -SEARCH_INF;
 	for (int d = 1;; d++) {
 		int depth, sel;
-		if (!engine_iteration(&plan, d, empties, &depth, &sel))
+		if (!engine_iteration(&r->plan, d, r->empties, &depth, &sel))
 			break;
-		t0->sel = sel;
-		const bool exact = depth >= empties && sel == SEARCH_SEL_NONE;
-		if (exact && multipv == 1 && use_solver) {
-			search_pool_quit(sh);
-			for (int i = 0; i < nhelpers; i++)
-				pthread_join(helpers[i].tid, NULL);
-			nhelpers = 0;
-			if (!engine_solve(e, g, rm, n, nthreads, &solver_nodes))
-				break;
-			engine_fill_info(&res, &rm[0], depth, sel, true, sh, start);
-			res.nodes += solver_nodes;
-			if (info)
-				info(&res, user);
+		r->t0->sel = sel;
+		const bool exact = depth >= r->empties && sel == SEARCH_SEL_NONE;
+		if (exact && r->multipv == 1 && r->use_solver) {
+			run_solve(r, depth, sel);
 			break;
 		}
-		int alpha = -SEARCH_INF, beta = SEARCH_INF, delta = ENGINE_ASPIRATION;
-		if (d >= 4 && multipv == 1 && rm[0].searched) {
-			alpha = rm[0].score - delta;
-			beta = rm[0].score + delta;
-		}
-		for (;;) {
-			int v = search_root(t0, b, rm, n, depth, alpha, beta, multipv);
-			if (t0->aborted)
-				break;
-			/* a failed window widens step by step on its side */
-			delta *= 2;
-			if (v <= alpha && alpha > -SEARCH_INF)
-				alpha = delta > ENGINE_ASPIRATION_MAX ? -SEARCH_INF : v - delta;
-			else if (v >= beta && beta < SEARCH_INF)
-				beta = delta > ENGINE_ASPIRATION_MAX ? SEARCH_INF : v + delta;
-			else
-				break;
-		}
-		if (t0->aborted) {
-			if (t0->partial && res.depth > 0) {
-				/* the deeper iteration's best so far; the depth
-				 * reported stays the last completed one */
-				int keep = res.depth;
-				engine_fill_info(&res, &rm[0], keep, res_sel, false, sh, start);
-			}
-			break;
-		}
-		engine_fill_info(&res, &rm[0], depth, sel, exact, sh, start);
-		res_sel = sel;
-		if (info) {
-			int lines = lim->multipv > 1 ? multipv : 1;
-			for (int i = 0; i < lines; i++) {
-				EngineInfo li;
-				engine_fill_info(&li, &rm[i], depth, sel, exact, sh, start);
-				li.multipv_index = i + 1;
-				info(&li, user);
-			}
-		}
-		if (exact)
+		if (!run_iteration(r, d, depth, sel, exact) || exact)
 			break;
 		if (lim->depth > 0 && depth >= lim->depth)
 			break;
-		if (rm[0].move == last_best) {
+		if (r->rm[0].move == last_best) {
 			stable++;
 		} else {
 			stable = 0;
-			last_best = rm[0].move;
+			last_best = r->rm[0].move;
 		}
-		if (timed && n == 1 && !lim->infinite)
+		if (r->timed && r->n == 1 && !lim->infinite)
 			break; /* forced move */
 		/* with a fixed time per move (not banked) the whole time is used:
 		 * the hard limit stops the last iteration, which still counts */
-		if (tp.soft > 0 && !lim->infinite && !tp.use_all) {
-			double factor = timeman_factor(d, stable, last_score - rm[0].score);
-			last_score = rm[0].score;
-			double el = util_now() - start;
+		if (r->tp.soft > 0 && !lim->infinite && !r->tp.use_all) {
+			double factor = timeman_factor(d, stable, last_score - r->rm[0].score);
+			last_score = r->rm[0].score;
+			double el = util_now() - r->start;
 			/* the next iteration costs a few times this one; when it
 			 * is stopped, what it searched is still used */
-			if (el * 2.0 > tp.soft * factor || el >= tp.soft)
+			if (el * 2.0 > r->tp.soft * factor || el >= r->tp.soft)
 				break;
 		}
 	}
+	SearchShared *sh = &r->e->sh;
 	if (lim->infinite) {
 		const struct timespec ms = { 0, 1000000 };
 		while (!atomic_load(&sh->stop))
@@ -695,24 +768,75 @@ static EngineInfo engine_search_run(Engine *e, const Game *g, const EngineLimits
 	 * before the next use of the table or the threads */
 	atomic_store(&sh->stop, true);
 	search_pool_quit(sh);
-	e->pending = nhelpers;
-	atomic_store_explicit(&t0->nodes_pub, t0->nodes, memory_order_relaxed);
+	r->e->pending = r->nhelpers;
+	atomic_store_explicit(&r->t0->nodes_pub, r->t0->nodes, memory_order_relaxed);
+}
 
-	if (plan.random_margin >= 0 && lim->multipv <= 1 && res.depth > 0 && n > 1) {
+/* Easy and Normal: any move within the level's margin of the best. */
+static void run_pick(EngineRun *r)
+{
+	EngineInfo *res = &r->res;
+	if (r->plan.random_margin >= 0 && r->lim->multipv <= 1 && res->depth > 0 && r->n > 1) {
 		int cand = 0;
-		while (cand < n && rm[cand].searched && rm[cand].score >= rm[0].score - plan.random_margin)
+		while (cand < r->n && r->rm[cand].searched && r->rm[cand].score >= r->rm[0].score - r->plan.random_margin)
 			cand++;
 		if (cand > 1) {
-			int k = (int)(engine_rand(e) % (uint64_t)cand);
-			engine_fill_info(&res, &rm[k], res.depth, res_sel,
-			                 res.exact, sh, start);
+			int k = (int)(engine_rand(r->e) % (uint64_t)cand);
+			engine_fill_info(res, &r->rm[k], res->depth, r->res_sel, res->exact, &r->e->sh, r->start);
 		}
 	}
-	res.nodes = search_total_nodes(sh) + solver_nodes;
-	res.seconds = util_now() - start;
-	atomic_store(&e->running, false);
-	pthread_mutex_unlock(&e->search_lock);
-	return res;
+	res->nodes = search_total_nodes(&r->e->sh) + r->solver_nodes;
+}
+
+static EngineInfo engine_search_run(Engine *e, const Game *g, const EngineLimits *lim,
+                                    EngineInfoFn info, void *user)
+{
+	EngineLimits nolim = { .time_left = -1 };
+	EngineRun r = { .e = e, .g = g, .lim = lim ? lim : &nolim, .info = info, .user = user };
+	run_prepare(&r);
+	if (!run_quick_answer(&r)) {
+		run_plan(&r);
+		run_iterate(&r);
+		run_pick(&r);
+	}
+	run_finish(&r);
+	return r.res;
+}
+
+EngineInfo engine_solve_game(Engine *e, const Game *g, bool wld, const EngineLimits *lim)
+{
+	EngineLimits nolim = { .time_left = -1 };
+	EngineRun r = { .e = e, .g = g, .lim = lim ? lim : &nolim };
+	util_busy_enter();
+	run_prepare(&r);
+	EngineInfo *res = &r.res;
+	if (game_is_over(g)) {
+		res->move = BOARD_NOMOVE;
+		res->score = board_final_score(g->board, g->size, g->variant);
+		res->exact = true;
+	} else {
+		TimePlan tp = timeman_plan(r.lim, r.empties);
+		e->sh.hard_deadline = tp.hard > 0 ? r.start + tp.hard : 0;
+		EndgameResult er = engine_endgame(e, g, wld, r.nthreads);
+		res->nodes = er.nodes;
+		if (!er.aborted) {
+			res->move = er.move;
+			res->score = er.score;
+			res->exact = !wld;
+			res->wld = wld;
+			res->depth = r.empties;
+			res->selectivity = 100;
+			if (er.move >= 0 && er.move < 64) {
+				res->pv[0] = er.move;
+				res->pvlen = 1;
+			}
+		} else {
+			res->move = BOARD_NOMOVE; /* stopped: no result */
+		}
+	}
+	run_finish(&r);
+	util_busy_leave();
+	return r.res;
 }
 
 EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,

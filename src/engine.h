@@ -73,6 +73,14 @@ void engine_new_game(Engine *e);                   /* clear tables */
 EngineInfo engine_search(Engine *e, const Game *g, const EngineLimits *lim,
                          EngineInfoFn info, void *user);
 
+/* Solve the game's current position exactly (wld: win/loss/draw only)
+ * with the engine's threads and its share of the table, whatever the
+ * empties.  lim's clock (time_left, movetime) bounds it as a move's time
+ * would, and engine_stop() stops it.  A complete solve gives move, score
+ * and exact (or wld); a stopped one gives exact = wld = false and move
+ * BOARD_NOMOVE.  At the end of the game: the final score, exact. */
+EngineInfo engine_solve_game(Engine *e, const Game *g, bool wld, const EngineLimits *lim);
+
 /* Request the running search (if any) to stop; thread-safe.  A request
  * made while no search runs is ignored (it does not cancel a later one). */
 void engine_stop(Engine *e);

@@ -745,13 +745,13 @@ static void solve(Gtp *g, int argc, bool wld)
 		reply_err(g, "too many empties to solve (%d > solve-limit %ld)", empties, limit);
 		return;
 	}
-	EndgameOptions eo = endgame_default_options();
-	eo.size = gm->size;
-	eo.variant = gm->variant;
-	eo.wld = wld;
-	eo.threads = (int)options_int(&g->opts, OPT_THREADS);
-	eo.hash_bytes = engine_endgame_bytes(g->pe.engine); /* the engine's table, not a second one */
-	EndgameResult r = endgame_solve(gm->board, &eo);
+	/* through the engine: its threads and table, bounded by the GTP clock */
+	EngineLimits lim = search_limits(g);
+	EngineInfo r = engine_solve_game(g->pe.engine, gm, wld, &lim);
+	if (!r.exact && !r.wld) {
+		reply_err(g, "solve stopped by the clock before the end: no result");
+		return;
+	}
 	char mv[8];
 	if (r.move == BOARD_NOMOVE)
 		strcpy(mv, "PASS");

@@ -185,6 +185,47 @@ START_TEST(final_score_midgame)
 }
 END_TEST
 
+/* emilia-solve goes through the engine and its clock: with 2 s on the
+ * clock, a 36-empty solve (hours) stops within the move's budget and says
+ * so; without a clock a 14-empty solve answers the exact score. */
+START_TEST(solve_stops_on_the_clock)
+{
+	const char *moves = "f5f6e6f4e3d3f3c5c4b4c3e7b3e2g4g5f2d2e1c2b6d6c6b5";
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+	         "printf 'time_settings 2 0 0\nemilia-transcript %s\nemilia-solve\nquit\n' | "
+	         "\"${EMILIA_BIN:-./emilia}\" --no-book --threads 2 --hash 16", moves);
+	int st;
+	double t0 = util_now();
+	char *out = test_run_shell(cmd, &st);
+	double el = util_now() - t0;
+	ck_assert_int_eq(st, 0);
+	ck_assert_msg(strstr(out, "? solve stopped by the clock before the end: no result") != NULL, "%s", out);
+	ck_assert_msg(el < 2.5, "took %.2f s with 2 s on the clock", el);
+	free(out);
+	/* 14 empties, no clock: FFO-style exact answer, through the same path */
+	out = test_run_shell("printf 'emilia-transcript f5f6e6f4e3d3f3c5c4b4c3e7b3e2g4g5f2d2e1c2b6d6c6b5d1c1h6c7a4a3"
+	                     "a6g3a5f1a2h3h4g6h2b2h7g2h5g7\nemilia-solve\nemilia-wld\nquit\n' | "
+	                     "\"${EMILIA_BIN:-./emilia}\" --no-book --threads 2 --hash 16", &st);
+	ck_assert_int_eq(st, 0);
+	char sq[8];
+	int score = 99;
+	const char *sv = strstr(out, "= ");
+	ck_assert_msg(sv && sscanf(sv + 2, "%7s %d", sq, &score) == 2, "%s", out);
+	const char *wv = strstr(sv + 2, "= ");
+	ck_assert_msg(wv != NULL, "%s", out);
+	ck_assert_msg(strstr(wv, score > 0 ? "win" : score < 0 ? "loss" : "draw") != NULL, "%s", out);
+	free(out);
+	/* the same score as `emilia solve`, which calls the solver directly */
+	out = test_run_shell("\"${EMILIA_BIN:-./emilia}\" solve f5f6e6f4e3d3f3c5c4b4c3e7b3e2g4g5f2d2e1c2b6d6c6b5d1c1h6c7a4a3"
+	                     "a6g3a5f1a2h3h4g6h2b2h7g2h5g7 --quiet --json", &st);
+	const char *js = strstr(out, "\"score\":");
+	ck_assert_msg(js != NULL, "%s", out);
+	ck_assert_int_eq(atoi(js + 8), score);
+	free(out);
+}
+END_TEST
+
 static Suite *gtp_suite(void)
 {
 	Suite *s = suite_create("gtp");
@@ -198,6 +239,7 @@ static Suite *gtp_suite(void)
 	tcase_add_test(tc, framing_in_process);
 	tcase_add_test(tc, option_commands_from_registry);
 	tcase_add_test(tc, clock_is_honoured);
+	tcase_add_test(tc, solve_stops_on_the_clock);
 	suite_add_tcase(s, tc);
 	return s;
 }
