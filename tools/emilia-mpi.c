@@ -313,6 +313,13 @@ typedef struct Master {
 	size_t sendcap;
 	unsigned char *recvbuf;
 	size_t recvcap;
+	/* results received, not yet in the checkpoint (commit) */
+	Task *stask;
+	MpiResult *sres;
+	CkptKey *skey;
+	CkptValue *sval;
+	size_t nstage, capstage;
+	long commits;
 	bool fatal;
 	char fatal_msg[CKPT_ERR];
 } Master;
@@ -429,6 +436,15 @@ static size_t pending(const Master *m)
 	return n;
 }
 
+/* Seconds of work in a chunk: --chunk-seconds, but at least workers / 4000
+ * so that the master handles at most about 4000 chunks a second however
+ * many workers there are (docs/mpi.md, "Scaling"). */
+static double chunk_target(double chunk_s, int workers)
+{
+	double floor_s = (double)workers / 4000.0;
+	return chunk_s > floor_s ? chunk_s : floor_s;
+}
+
 /* Give rank r its next chunk; false when there is nothing for it. */
 static bool send_chunk(Master *m, int r)
 {
@@ -446,7 +462,8 @@ static bool send_chunk(Master *m, int r)
 	int min_items = m->job == MPIJOB_SOLVE ? 1 : (int)m->o->threads;
 	size_t want = m->job == MPIJOB_PING ? (size_t)m->o->items
 	                                    : chunk_items(&m->cost, first->b->items[first->i].empties,
-	                                                  m->npend - m->head, workers, min_items, m->o->chunk_s);
+	                                                  m->npend - m->head, workers, min_items,
+	                                                  chunk_target(m->o->chunk_s, workers));
 	Rank *rk = &m->rank[r];
 	grow_tasks(&rk->chunk, &rk->cap, want);
 	rk->n = 0;
@@ -525,10 +542,27 @@ static void receive(Master *m, int r, int bytes)
 		return;
 	}
 	const MpiResult *res = (const MpiResult *)(m->recvbuf + sizeof h);
-	CkptKey keys[256];
-	CkptValue vals[256];
-	size_t nk = 0;
-	char err[CKPT_ERR];
+	size_t need = m->nstage + rk->n;
+	if (need > m->capstage) {
+		size_t cap = m->capstage ? m->capstage : 1024;
+		while (cap < need)
+			cap *= 2;
+		Task *st = realloc(m->stask, cap * sizeof *st);
+		if (st)
+			m->stask = st;
+		MpiResult *sr = realloc(m->sres, cap * sizeof *sr);
+		if (sr)
+			m->sres = sr;
+		CkptKey *sk = realloc(m->skey, cap * sizeof *sk);
+		if (sk)
+			m->skey = sk;
+		CkptValue *sv = realloc(m->sval, cap * sizeof *sv);
+		if (sv)
+			m->sval = sv;
+		if (!st || !sr || !sk || !sv)
+			out_of_memory();
+		m->capstage = cap;
+	}
 	for (size_t k = 0; k < rk->n; k++) {
 		const Task *t = &rk->chunk[k];
 		const MpiItem *it = &t->b->items[t->i];
@@ -536,27 +570,33 @@ static void receive(Master *m, int r, int bytes)
 		memcpy(&r1, &res[k], sizeof r1);
 		cost_add(&m->cost, it->empties, r1.seconds);
 		m->work_s += r1.seconds;
-		if (m->job != MPIJOB_PING) {
-			keys[nk] = (CkptKey){ it->p, it->o, it->param };
-			vals[nk] = (CkptValue){ r1.score, r1.move, r1.flags };
-			if (++nk == 256 || k + 1 == rk->n) {
-				if (!ckpt_append(m->ck, keys, vals, nk, err) && !m->fatal) {
-					m->fatal = true;
-					snprintf(m->fatal_msg, sizeof m->fatal_msg, "%s", err);
-				}
-				nk = 0;
-			}
-		}
-	}
-	/* counted as done only once the checkpoint holds them */
-	for (size_t k = 0; k < rk->n; k++) {
-		MpiResult r1;
-		memcpy(&r1, &res[k], sizeof r1);
-		m->done++;
-		complete(m, &rk->chunk[k], &r1);
+		size_t j = m->nstage++;
+		m->stask[j] = *t;
+		m->sres[j] = r1;
+		m->skey[j] = (CkptKey){ it->p, it->o, it->param };
+		m->sval[j] = (CkptValue){ r1.score, r1.move, r1.flags };
 	}
 	rk->items += (long)rk->n;
 	rk->n = 0;
+}
+
+/* Group commit: the results received since the last commit go to the
+ * checkpoint with one write and one fsync, and only then count as done. */
+static void commit(Master *m)
+{
+	if (!m->nstage)
+		return;
+	char err[CKPT_ERR];
+	if (m->ck && !ckpt_append(m->ck, m->skey, m->sval, m->nstage, err) && !m->fatal) {
+		m->fatal = true;
+		snprintf(m->fatal_msg, sizeof m->fatal_msg, "%s", err);
+	}
+	for (size_t k = 0; k < m->nstage; k++) {
+		m->done++;
+		complete(m, &m->stask[k], &m->sres[k]);
+	}
+	m->commits++;
+	m->nstage = 0;
 }
 
 static void report(Master *m, bool last)
@@ -608,6 +648,7 @@ static void pump(Master *m, bool (*done)(Master *, void *), void *arg)
 				event = true;
 			}
 		}
+		commit(m);
 		report(m, false);
 		bool busy = false;
 		for (int r = 1; r < m->nranks; r++)
@@ -696,9 +737,10 @@ static void master_summary(Master *m)
 	             + (double)ru.ru_stime.tv_usec / 1e6;
 	double el = util_now() - m->t0;
 	fprintf(stderr, "emilia-mpi: %ld items in %.2f s by %d workers (%.1f items/s; %.1f s of work, %.0f %% of the "
-	        "workers' time); master %.2f s CPU (%.1f %% of the wall time)\n",
+	        "workers' time); master %.2f s CPU (%.1f %% of the wall time), %ld checkpoint commits\n",
 	        m->done, el, m->nranks - 1, el > 0 ? (double)m->done / el : 0.0, m->work_s,
-	        el > 0 ? 100.0 * m->work_s / (el * (m->nranks - 1)) : 0.0, cpu, el > 0 ? 100.0 * cpu / el : 0.0);
+	        el > 0 ? 100.0 * m->work_s / (el * (m->nranks - 1)) : 0.0, cpu, el > 0 ? 100.0 * cpu / el : 0.0,
+	        m->commits);
 }
 
 static void master_free(Master *m, bool remove_ckpt)
@@ -711,6 +753,10 @@ static void master_free(Master *m, bool remove_ckpt)
 	free(m->pend);
 	free(m->sendbuf);
 	free(m->recvbuf);
+	free(m->stask);
+	free(m->sres);
+	free(m->skey);
+	free(m->sval);
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -1079,6 +1125,7 @@ static int master_ping(const Options *o, int nranks)
 		int bytes;
 		MPI_Get_count(&st, MPI_BYTE, &bytes);
 		receive(&m, 1, bytes);
+		commit(&m);
 		pthread_cond_destroy(&b.done);
 	}
 	double lat = (util_now() - t0) / (double)o->rounds;
