@@ -17,7 +17,7 @@ endif
 
 HOST_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
 ifeq ($(ARCH),auto)
-ARCH := $(if $(HOST_AVX2),avx2,portable)
+override ARCH := $(if $(HOST_AVX2),avx2,portable)
 endif
 
 ifeq ($(ARCH),portable)
@@ -50,6 +50,12 @@ LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
 LIB := $(BUILD)/libemilia.a
 TOOLS := $(filter-out emilia-mpi,$(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c)))
+# emilia-train reads gzip files with zlib (Debian: zlib1g-dev); without its header the
+# trainer is skipped with a note and everything else builds.
+HAVE_ZLIB := $(shell printf '\043include <zlib.h>\n' | $(CC) -E - >/dev/null 2>&1 && echo yes)
+ifneq ($(HAVE_ZLIB),yes)
+TOOLS := $(filter-out emilia-train,$(TOOLS))
+endif
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:tests/%.c=$(BUILD)/tests/%.o)
@@ -93,6 +99,7 @@ $(BUILD)/tools/emilia-book: $(BUILD)/tools/emilia-book.o $(BUILD)/tools/booksear
 
 tools: $(TOOLS:%=$(BUILD)/tools/%)
 	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
+	@if [ "$(HAVE_ZLIB)" != yes ]; then echo "note: emilia-train not built: it needs zlib (sudo apt-get install zlib1g-dev)"; fi
 
 $(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) | $(BUILD)/tests
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Isrc -c $< -o $@
@@ -101,6 +108,14 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
 
 check-deps:
+	@if [ "$(HAVE_ZLIB)" != yes ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing zlib (Debian package 'zlib1g-dev') for emilia-train..."; \
+			(apt-get install -y zlib1g-dev >/dev/null 2>&1 || (apt-get update >/dev/null && apt-get install -y zlib1g-dev >/dev/null)) || exit 1; \
+		else \
+			echo "The tests need zlib for emilia-train: run 'sudo apt-get install zlib1g-dev'" >&2; exit 1; \
+		fi; \
+	fi
 	@if ! pkg-config --exists check 2>/dev/null && [ ! -f /usr/include/check.h ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
 			echo "Installing the Check unit test library (Debian package 'check')..."; \

@@ -12,7 +12,6 @@
 #include "util.h"
 
 #define GTP_NAME "Emilia"
-#define GTP_VERSION "0.1"
 
 /* The reply of one command: the dispatcher frames it. */
 #define GTP_ID_MAX 32 /* digits of an id echoed; a longer id is refused */
@@ -281,7 +280,7 @@ static void cmd_name(Gtp *g, int argc, char **argv)
 
 static void cmd_version(Gtp *g, int argc, char **argv)
 {
-	reply_ok(g, GTP_VERSION);
+	reply_ok(g, EMILIA_VERSION);
 }
 
 static void cmd_known_command(Gtp *g, int argc, char **argv);

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "text.h"
 
 typedef struct Command {
 	const char *name;
@@ -22,13 +23,16 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: emilia [COMMAND [ARGS]]\n"
 	           "  [OPTIONS] [--gtp|--nboard|--ugi]  speak GTP (default), NBoard or UGI on stdin/stdout\n"
-	           "                (OPTIONS: emilia --help-options)\n");
+	           "                (OPTIONS: emilia --help-options)\n"
+	           "  --version        the version and the CPU kernel of this build\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %s\n", commands[i].help);
 }
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return text_print_version("emilia");
 	if (!strcmp(argc < 2 ? "" : argv[1], "--help-options"))
 		return cli_protocol_usage();
 	if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")))

@@ -340,6 +340,12 @@ void text_transcript(const Game *g, char *out)
 	out[k] = 0;
 }
 
+int text_print_version(const char *program)
+{
+	printf("%s %s (%s kernel)\n", program, EMILIA_VERSION, board_kernel_name());
+	return 0;
+}
+
 /* ---- trimming, quoting, GGF ------------------------------------------------ */
 
 char *text_trim(char *s)

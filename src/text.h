@@ -80,6 +80,12 @@ size_t text_board_picture(const Game *g, bool mark_moves, char *out, size_t outl
 /* Transcript of g's moves (passes omitted), lower case.  out >= 2*nply+1. */
 void text_transcript(const Game *g, char *out);
 
+/* The release, also GTP's `version`. */
+#define EMILIA_VERSION "0.1"
+/* `PROGRAM --version`: "emilia 0.1 (avx2 kernel)" and a newline on stdout,
+ * for every binary of the project; returns 0 (an exit status). */
+int text_print_version(const char *program);
+
 /* Skip leading blanks; strip trailing blanks in place. */
 char *text_trim(char *s);
 

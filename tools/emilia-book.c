@@ -747,6 +747,8 @@ static int cmd_bench(const Opts *o)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return text_print_version("emilia-book");
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

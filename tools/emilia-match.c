@@ -572,6 +572,8 @@ static void report_pairing(const Match *m, const Pairing *p)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return text_print_version("emilia-match");
 	static Options o;
 	static Match m;
 	if (argc < 2) {

@@ -25,6 +25,7 @@
 #include "probcut.h"
 #include "search.h"
 #include "tt.h"
+#include "text.h"
 #include "util.h"
 
 #define MAXD 16
@@ -74,6 +75,8 @@ static bool replay(const unsigned char *mv, int plies, Board *out)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return text_print_version("emilia-probcut");
 	long npos = 300, maxd = 12, seed = 1;
 	const char *files[64];
 	int nfiles = 0;

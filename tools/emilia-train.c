@@ -72,6 +72,7 @@
 #include "patterns.h"
 #include "search.h"
 #include "tt.h"
+#include "text.h"
 #include "util.h"
 #include "weights.h"
 #include "wthor.h"
@@ -1211,6 +1212,8 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return text_print_version("emilia-train");
 	Options o = { 0 };
 	o.out = "data/eval.bin";
 	o.test_lo = 2015;
