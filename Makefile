@@ -41,7 +41,7 @@ else
 $(error MODE must be release, debug or tsan)
 endif
 
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -pthread $(WARN) $(OPT) $(ARCHFLAGS) $(CFLAGS)
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -pthread -Iinclude $(WARN) $(OPT) $(ARCHFLAGS) $(CFLAGS)
 LDFLAGS_ALL := -pthread $(OPT) $(LDFLAGS)
 LDLIBS_ALL := -lm $(LDLIBS)
 
@@ -63,11 +63,11 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
-$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/src
+$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h) include/emilia.h | $(BUILD)/src
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/src $(BUILD)/tests $(BUILD)/tools:
@@ -101,7 +101,7 @@ tools: $(TOOLS:%=$(BUILD)/tools/%)
 	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
 	@if [ "$(HAVE_ZLIB)" != yes ]; then echo "note: emilia-train not built: it needs zlib (sudo apt-get install zlib1g-dev)"; fi
 
-$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) | $(BUILD)/tests
+$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) include/emilia.h | $(BUILD)/tests
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)

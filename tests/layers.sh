@@ -1,5 +1,5 @@
 #!/bin/sh
-# The layer check (run by `make test`): every source file of src/ and tools/
+# The layer check (run by `make test`): every source file of src/, tools/ and include/
 # belongs to one layer of the table in docs/ARCHITECTURE.md, and no file
 # includes a header of a higher layer.  Every module the table names must
 # exist.  Usage: sh tests/layers.sh [ROOT] (default: the current directory).
@@ -56,9 +56,9 @@ awk -v doc="$doc" '
 	END {
 		for (m in layer)
 			if (!(m in seen)) {
-				print doc ": " m " has no file in src/ or tools/"
+				print doc ": " m " has no file in src/, tools/ or include/"
 				bad = 1
 			}
 		exit bad
 	}
-' "$doc" "$root"/src/*.[ch] $(ls "$root"/tools/*.[ch] 2>/dev/null)
+' "$doc" "$root"/src/*.[ch] $(ls "$root"/tools/*.[ch] "$root"/include/*.h 2>/dev/null)
