@@ -182,15 +182,16 @@ static void sleep_us(long us)
 }
 
 /* Waiting for a message: yield the core for the first millisecond (a
- * reply to a short chunk comes quickly), then sleep, longer after 20 ms,
- * so that a waiting rank costs next to no CPU on an oversubscribed node. */
+ * reply to a short chunk comes quickly), then sleep longer the longer the
+ * wait (50 us, 500 us after 20 ms, 2 ms after 1 s), so that a waiting
+ * rank costs next to no CPU on an oversubscribed node. */
 static void idle_wait(double since)
 {
 	double w = util_now() - since;
 	if (w < 0.001)
 		sched_yield();
 	else
-		sleep_us(w < 0.020 ? 50 : 500);
+		sleep_us(w < 0.020 ? 50 : w < 1.0 ? 500 : 2000);
 }
 
 /* ---- worker ------------------------------------------------------------------- */
