@@ -41,14 +41,15 @@
  *
  * Table traffic: the table is allocated with huge pages (util_alloc_large)
  * and a node prefetches its children's buckets while ordering them.  Nodes
- * with n <= EG_NEAR_MAX use a small table of the thread's own instead of
- * the shared one (EG_NEAR_MB each with threads, EG_NEAR1_MB for a lone
- * thread): most table traffic is near the leaves, and a miss into the big
- * table (a cache miss and, on virtual machines, a TLB miss) costs more
- * than the few transpositions the small table loses.  With threads, two
- * cores missing into the big table at that rate also slow each other down
- * (c6f4291); threads rarely share such small subtrees.  Figures in
- * bench/solver-profile.md.
+ * near the leaves use a small table of the thread's own instead of the
+ * shared one (n <= EG_NEAR_MAX, EG_NEAR_MB each with threads; n <=
+ * EG_NEAR1_MAX, EG_NEAR1_MB for a lone thread): most table traffic is
+ * near the leaves (the enhanced transposition cutoff from EG_ETC_MIN
+ * probes every child), and a miss into the big table (a cache miss and, on
+ * virtual machines, a TLB miss) costs more than the few transpositions the
+ * small table loses.  With threads, two cores missing into the big table
+ * at that rate also slow each other down (c6f4291); threads rarely share
+ * such small subtrees.  Figures in bench/solver-profile.md.
  *
  * A node with n < EG_MPC_MIN has no probable cut below it, so what a
  * selective pre-search finds there is exact: it is stored as exact, and the
@@ -88,9 +89,10 @@ enum {
 	EG_PRESEARCH_MIN = 18,    /* the root runs selective pre-searches from here */
 	EG_PRESEARCH_TRIES = 6,   /* aspiration windows per pre-search level, at most */
 	EG_SEL_EXACT = ENDGAME_TT_EXACT,
-	EG_NEAR_MAX = 10,         /* own tables up to here */
-	EG_NEAR_MB = 2,           /* the size of each with threads (a core's L2 cache) */
-	EG_NEAR1_MB = 8           /* the size of a lone thread's */
+	EG_NEAR_MAX = 10,         /* with threads: own tables up to here */
+	EG_NEAR_MB = 2,           /* the size of each (a core's L2 cache) */
+	EG_NEAR1_MAX = 12,        /* a lone thread: own table up to here */
+	EG_NEAR1_MB = 8           /* and its size */
 };
 
 /* Probable-cut levels of the selective pre-searches: level L (1-based)
@@ -228,6 +230,7 @@ struct Searcher {
 	_Alignas(64) Shared *sh;
 	SplitNode *sp;                  /* innermost split point worked under */
 	EndgameTT *near;                /* own table for nodes near the leaves, or NULL */
+	int near_max;                   /* the most empties of a node that uses it */
 	uint64_t nodes;
 	_Atomic uint64_t published;     /* nodes, for progress reports */
 	unsigned polls;
@@ -651,7 +654,7 @@ static inline int eg_corner_stability(const Shared *sh, uint64_t me)
 /* The table for a node with n empties. */
 static inline EndgameTT *eg_table_for(const Searcher *s, int n)
 {
-	return n <= EG_NEAR_MAX && s->near ? s->near : s->sh->tt;
+	return n <= s->near_max && s->near ? s->near : s->sh->tt;
 }
 
 /* Fill the move list of (p, o) with flips and ordering values. */
@@ -1259,6 +1262,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	for (int i = 0; i < nthreads; i++) {
 		if (shared_table && (sh.features & ENDGAME_F_TT))
 			threads[i].near = eg_near_prepare(i, bytes, nthreads > 1 ? EG_NEAR_MB : EG_NEAR1_MB);
+		threads[i].near_max = nthreads > 1 ? EG_NEAR_MAX : EG_NEAR1_MAX;
 		threads[i].sh = &sh;
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
