@@ -63,7 +63,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -134,6 +134,7 @@ test: check-deps layers
 	@$(MAKE) --no-print-directory test-bins
 	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
 	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+	@$(MAKE) --no-print-directory test-install
 
 .PHONY: layers
 layers:
@@ -168,6 +169,75 @@ perft-deep: all
 clean:
 	rm -rf build emilia $(TOOLS) emilia-mpi
 
+# ---- the public library (include/emilia.h, src/api.c; docs/api.md) ----
+# libemilia.so.0 and the public libemilia.a are built from position-independent objects
+# compiled with hidden visibility, so they export the emilia_* functions only (the static
+# library is one object whose other symbols are made local).  The internal
+# build/ARCH-MODE/libemilia.a above, with every symbol, is what the programs and tests link.
+VERSION := $(shell awk '/^\#define EMILIA_VERSION_(MAJOR|MINOR|PATCH) /{printf "%s%s", s, $$3; s="."}' include/emilia.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+PIC_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/pic/%.o)
+LIBOUT := $(BUILD)/lib
+SOLIB := $(LIBOUT)/libemilia.so.$(VERSION)
+PUBLIC_LIB := $(LIBOUT)/libemilia.a
+LD ?= ld
+OBJCOPY ?= objcopy
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+INSTALL ?= install
+MAN_PAGES := man/emilia.6 man/emilia-match.6 man/emilia-book.6
+
+$(BUILD)/pic $(LIBOUT):
+	@mkdir -p $@
+$(BUILD)/pic/%.o: src/%.c $(wildcard src/*.h) include/emilia.h | $(BUILD)/pic
+	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
+$(BUILD)/pic/weights.o: data/eval.bin
+$(BUILD)/pic/book_default.o: book/emilia.book
+$(SOLIB): $(PIC_OBJ) | $(LIBOUT)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libemilia.so.$(SOMAJOR) -Wl,--no-undefined -o $@ $^ $(LDLIBS_ALL)
+	@ln -sf libemilia.so.$(VERSION) $(LIBOUT)/libemilia.so.$(SOMAJOR)
+	@ln -sf libemilia.so.$(SOMAJOR) $(LIBOUT)/libemilia.so
+$(PUBLIC_LIB): $(PIC_OBJ) | $(LIBOUT)
+	$(LD) -r -o $(LIBOUT)/emilia.o $^
+	$(OBJCOPY) --wildcard --keep-global-symbol='emilia_*' $(LIBOUT)/emilia.o
+	@rm -f $@
+	ar rcs $@ $(LIBOUT)/emilia.o
+$(LIBOUT)/emilia.pc: FORCE | $(LIBOUT)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: emilia' 'Description: Reversi/Othello engine: search, exact solver, evaluation' \
+	  'Version: $(VERSION)' \
+	  'Libs: -L$${libdir} -lemilia' 'Libs.private: -lm -pthread' 'Cflags: -I$${includedir}' > $@
+lib: $(SOLIB) $(PUBLIC_LIB) $(LIBOUT)/emilia.pc
+
+# `make install PREFIX=/usr/local DESTDIR=`: the programs, the libraries, the header,
+# emilia.pc and the man pages; `make uninstall` (same PREFIX and DESTDIR) removes them.
+install: all lib
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man6
+	$(INSTALL) -m 755 $(BUILD)/emilia $(TOOLS:%=$(BUILD)/tools/%) $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)
+	ln -sf libemilia.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libemilia.so.$(SOMAJOR)
+	ln -sf libemilia.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libemilia.so
+	$(INSTALL) -m 644 $(PUBLIC_LIB) $(DESTDIR)$(LIBDIR)
+	$(INSTALL) -m 644 include/emilia.h $(DESTDIR)$(INCLUDEDIR)
+	$(INSTALL) -m 644 $(LIBOUT)/emilia.pc $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man6
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,emilia emilia-book emilia-match emilia-probcut emilia-train)
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libemilia.so.$(VERSION) libemilia.so.$(SOMAJOR) libemilia.so libemilia.a)
+	rm -f $(DESTDIR)$(INCLUDEDIR)/emilia.h $(DESTDIR)$(PKGCONFIGDIR)/emilia.pc
+	rm -f $(MAN_PAGES:man/%=$(DESTDIR)$(MANDIR)/man6/%)
+
+# test-install: install into a temporary DESTDIR, build and run a program against the
+# installed library through pkg-config, uninstall (tests/install.sh).
+test-install:
+	@MAKE="$(MAKE)" ARCH=$(ARCH) MODE=$(MODE) CC="$(CC)" TEST_CFLAGS="$(filter -fsanitize=%,$(OPT))" sh tests/install.sh
+
 # ---- emilia-mpi: distributed solving, book expansion and labels (docs/mpi.md) ----
 # Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
 MPICC ?= mpicc
@@ -191,6 +261,9 @@ help:
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
 	@echo "  tsan         run the test suites under ThreadSanitizer"
+	@echo "  lib          build the public library: $(BUILD)/lib/libemilia.so.0, libemilia.a, emilia.pc"
+	@echo "  install      install binaries, libraries, header, emilia.pc, man pages (PREFIX=/usr/local DESTDIR=)"
+	@echo "  uninstall    remove what install installed (same PREFIX and DESTDIR)"
 	@echo "  bench        ./emilia bench: the search node signature (more: bench-* targets)"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"

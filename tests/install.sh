@@ -1,0 +1,123 @@
+#!/bin/sh
+# The installation test (`make test-install`, run by `make test`): `make
+# install` into a temporary DESTDIR, every file where it belongs, a small
+# program built against the installed header and libraries through
+# pkg-config (shared and static) that solves FFO #1 and counts perft 8,
+# the man pages without a warning, then `make uninstall` and nothing left.
+# Environment: MAKE, ARCH, MODE, CC as the caller's make; TEST_CFLAGS the
+# sanitizer flags of the build (its libraries need them).
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+prefix=/usr/local
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+dest=$tmp/root
+root=$dest$prefix
+fail() {
+	echo "install: $*" >&2
+	exit 1
+}
+step() {
+	log=$tmp/log
+	"$@" >"$log" 2>&1 || { cat "$log" >&2; fail "failed: $*"; }
+}
+
+step $MAKE --no-print-directory install DESTDIR="$dest" PREFIX=$prefix ${ARCH:+ARCH=$ARCH} ${MODE:+MODE=$MODE}
+for f in bin/emilia bin/emilia-book bin/emilia-match bin/emilia-probcut \
+	lib/libemilia.so.0 lib/libemilia.so lib/libemilia.a include/emilia.h lib/pkgconfig/emilia.pc \
+	share/man/man6/emilia.6 share/man/man6/emilia-match.6 share/man/man6/emilia-book.6; do
+	[ -e "$root/$f" ] || fail "$prefix/$f was not installed"
+done
+"$root/bin/emilia" --version | grep -q '^emilia ' || fail "the installed emilia does not run"
+if command -v readelf >/dev/null; then
+	readelf -d "$root/lib/libemilia.so.0" | grep -q 'SONAME.*\[libemilia\.so\.0\]' ||
+		fail "libemilia.so.0 has no soname libemilia.so.0"
+fi
+# the shared library exports the API and nothing else
+if command -v nm >/dev/null; then
+	other=$(nm -D --defined-only "$root/lib/libemilia.so.0" | awk '$3 !~ /^emilia_/ { print $3 }')
+	[ -z "$other" ] || fail "libemilia.so.0 exports more than emilia_*: $(echo "$other" | head -5 | tr '\n' ' ')"
+fi
+
+cat >"$tmp/prog.c" <<'EOF'
+#include <emilia.h>
+#include <stdio.h>
+#include <string.h>
+
+#define FFO1 "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+
+int main(void)
+{
+#if EMILIA_VERSION_MAJOR != 0 || EMILIA_VERSION_MINOR != 1
+#error "unexpected version"
+#endif
+	if (strcmp(emilia_version(), EMILIA_VERSION_STRING)) {
+		printf("version %s, header %s\n", emilia_version(), EMILIA_VERSION_STRING);
+		return 1;
+	}
+	emilia_options o;
+	emilia_options_init(&o);
+	o.threads = 2;
+	o.hash_mb = 16;
+	emilia_engine *e;
+	char err[256];
+	if (emilia_create(&o, &e, err, sizeof err) != EMILIA_OK) {
+		printf("create: %s\n", err);
+		return 1;
+	}
+	uint64_t n = 0;
+	if (emilia_perft(e, 8, &n) != EMILIA_OK || n != 390216) {
+		printf("perft 8: %llu\n", (unsigned long long)n);
+		return 1;
+	}
+	emilia_info r;
+	char move[5];
+	if (emilia_set_obf(e, FFO1) != EMILIA_OK || emilia_solve(e, 0, NULL, &r) != EMILIA_OK) {
+		printf("solve: %s\n", emilia_last_error(e));
+		return 1;
+	}
+	emilia_move_name(r.move, move);
+	if (strcmp(move, "g8") || r.score != 18 || !r.exact) {
+		printf("FFO #1: %s %+d\n", move, r.score);
+		return 1;
+	}
+	if (emilia_play(e, 0) != EMILIA_ERR_ILLEGAL) {
+		printf("a1 was not refused\n");
+		return 1;
+	}
+	emilia_destroy(e);
+	printf("perft 8 %llu, FFO #1 %s %+d\n", (unsigned long long)n, move, r.score);
+	return 0;
+}
+EOF
+export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
+flags=$(pkg-config --cflags --libs emilia) || fail "pkg-config does not find emilia"
+echo "$flags" | grep -q -- "-I$root/include" || fail "pkg-config --cflags: $flags"
+[ "$(pkg-config --modversion emilia)" = 0.1.0 ] || fail "pkg-config --modversion: $(pkg-config --modversion emilia)"
+# shellcheck disable=SC2086
+step $CC $TEST_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $flags
+out=$(LD_LIBRARY_PATH="$root/lib" "$tmp/prog") || fail "the program built against libemilia.so failed: $out"
+[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output: $out"
+if command -v ldd >/dev/null; then
+	LD_LIBRARY_PATH="$root/lib" ldd "$tmp/prog" | grep -q "$root/lib/libemilia.so.0" ||
+		fail "the program does not use the installed libemilia.so.0"
+fi
+# the static library: the same program, no libemilia.so at run time
+# shellcheck disable=SC2086
+step $CC $TEST_CFLAGS -o "$tmp/prog-static" "$tmp/prog.c" $(pkg-config --cflags emilia) "$root/lib/libemilia.a" \
+	$(pkg-config --libs-only-other --static emilia) -lm -pthread
+out=$("$tmp/prog-static") || fail "the program built against libemilia.a failed: $out"
+[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output (static): $out"
+
+# the man pages format without a warning
+if command -v man >/dev/null; then
+	for p in emilia emilia-match emilia-book; do
+		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$root/share/man/man6/$p.6" 2>&1 >/dev/null)
+		[ -z "$w" ] || fail "man $p: $w"
+	done
+fi
+
+step $MAKE --no-print-directory uninstall DESTDIR="$dest" PREFIX=$prefix ${ARCH:+ARCH=$ARCH} ${MODE:+MODE=$MODE}
+left=$(cd "$dest" && find . ! -type d)
+[ -z "$left" ] || fail "left after make uninstall: $left"
+echo "install: make install, pkg-config, a program against the shared and static library, make uninstall: ok"
