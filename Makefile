@@ -63,7 +63,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -135,6 +135,7 @@ test: check-deps layers
 	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
 	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
 	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory test-python
 
 .PHONY: layers
 layers:
@@ -234,9 +235,15 @@ uninstall:
 	rm -f $(MAN_PAGES:man/%=$(DESTDIR)$(MANDIR)/man6/%)
 
 # test-install: install into a temporary DESTDIR, build and run a program against the
-# installed library through pkg-config, uninstall (tests/install.sh).
+# installed library through pkg-config, uninstall (tests/install.sh).  test-python: the
+# ctypes binding (python/), release builds only (a sanitizer runtime cannot be loaded
+# into python3).
 test-install:
 	@MAKE="$(MAKE)" ARCH=$(ARCH) MODE=$(MODE) CC="$(CC)" TEST_CFLAGS="$(filter -fsanitize=%,$(OPT))" sh tests/install.sh
+test-python: lib
+	@if [ "$(MODE)" != release ]; then echo "python binding: not tested in MODE=$(MODE) (release builds only)"; \
+	elif ! command -v python3 >/dev/null; then echo "python binding: not tested (no python3)"; \
+	else cd python && EMILIA_LIB=$(CURDIR)/$(LIBOUT)/libemilia.so.$(SOMAJOR) python3 -m unittest -q; fi
 
 # ---- emilia-mpi: distributed solving, book expansion and labels (docs/mpi.md) ----
 # Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
