@@ -432,24 +432,31 @@ static inline __attribute__((always_inline)) int eg_solve_2(Searcher *s, uint64_
 	return eg_final(s->sh, p, o);
 }
 
-static int eg_solve_3_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, const int x[3], bool *moved)
+/* The side to move's best result over its moves at 3 empties (the order
+ * of x), or EG_NO_MOVE when it has none. */
+#define EG_NO_MOVE (-EG_INF - 1)
+static inline __attribute__((always_inline)) int eg_solve_3_side(Searcher *s, uint64_t p, uint64_t o, int alpha,
+                                                                  int beta, int x0, int x1, int x2)
 {
-	int best = -EG_INF;
-	*moved = false;
-	for (int i = 0; i < 3; i++) {
-		if (!(o & eg_adjacent[x[i]]))
-			continue;
-		uint64_t f = board_flips(p, o, x[i]);
-		if (!f)
-			continue;
-		*moved = true;
-		int a = i == 0 ? x[1] : x[0], b = i == 2 ? x[1] : x[2];
-		int v = -eg_solve_2(s, o ^ f, p ^ f ^ bit_of(x[i]), -beta, -(alpha > best ? alpha : best), a, b);
+	int best = EG_NO_MOVE;
+	uint64_t f;
+	if ((o & eg_adjacent[x0]) && (f = board_flips(p, o, x0)) != 0) {
+		best = -eg_solve_2(s, o ^ f, p ^ f ^ bit_of(x0), -beta, -alpha, x1, x2);
+		if (best >= beta)
+			return best;
+	}
+	if ((o & eg_adjacent[x1]) && (f = board_flips(p, o, x1)) != 0) {
+		const int v = -eg_solve_2(s, o ^ f, p ^ f ^ bit_of(x1), -beta, -(alpha > best ? alpha : best), x0, x2);
 		if (v > best) {
 			best = v;
 			if (best >= beta)
 				return best;
 		}
+	}
+	if ((o & eg_adjacent[x2]) && (f = board_flips(p, o, x2)) != 0) {
+		const int v = -eg_solve_2(s, o ^ f, p ^ f ^ bit_of(x2), -beta, -(alpha > best ? alpha : best), x0, x1);
+		if (v > best)
+			best = v;
 	}
 	return best;
 }
@@ -457,47 +464,43 @@ static int eg_solve_3_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int b
 static int eg_solve_3(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, uint64_t e)
 {
 	s->nodes++;
-	int x[3];
-	x[0] = bit_first(e);
+	int x0 = bit_first(e);
 	e = bit_pop(e);
-	x[1] = bit_first(e);
-	x[2] = bit_first(bit_pop(e));
+	int x1 = bit_first(e), x2 = bit_first(bit_pop(e));
 	if (s->sh->features & ENDGAME_F_PARITY) {
 		/* the square alone in its quadrant first */
-		const uint64_t q0 = s->sh->quadrant_of[x[0]];
-		const bool same01 = q0 >> x[1] & 1, same02 = q0 >> x[2] & 1;
-		const bool same12 = s->sh->quadrant_of[x[1]] >> x[2] & 1;
+		const uint64_t q0 = s->sh->quadrant_of[x0];
+		const bool same01 = q0 >> x1 & 1, same02 = q0 >> x2 & 1;
+		const bool same12 = s->sh->quadrant_of[x1] >> x2 & 1;
 		if (same01 && !same12) {
-			int t = x[2]; x[2] = x[1]; x[1] = x[0]; x[0] = t;
+			int t = x2; x2 = x1; x1 = x0; x0 = t;
 		} else if (same02 && !same12) {
-			int t = x[1]; x[1] = x[0]; x[0] = t;
+			int t = x1; x1 = x0; x0 = t;
 		}
 	}
-	bool moved;
-	int v = eg_solve_3_side(s, p, o, alpha, beta, x, &moved);
-	if (moved)
+	int v = eg_solve_3_side(s, p, o, alpha, beta, x0, x1, x2);
+	if (v != EG_NO_MOVE)
 		return v;
-	v = -eg_solve_3_side(s, o, p, -beta, -alpha, x, &moved);
-	if (moved)
-		return v;
+	v = eg_solve_3_side(s, o, p, -beta, -alpha, x0, x1, x2);
+	if (v != EG_NO_MOVE)
+		return -v;
 	return eg_final(s->sh, p, o);
 }
 
-static int eg_solve_4_side(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, const int x[4], uint64_t e,
-                           bool *moved)
+/* The same at 4 empties, the squares in x[] in the order to try. */
+static inline __attribute__((always_inline)) int eg_solve_4_side(Searcher *s, uint64_t p, uint64_t o, int alpha,
+                                                                  int beta, const int x[4], uint64_t e)
 {
-	int best = -EG_INF;
-	*moved = false;
+	int best = EG_NO_MOVE;
 	for (int i = 0; i < 4; i++) {
 		if (!(o & eg_adjacent[x[i]]))
 			continue;
-		uint64_t f = board_flips(p, o, x[i]);
+		const uint64_t f = board_flips(p, o, x[i]);
 		if (!f)
 			continue;
-		*moved = true;
-		const uint64_t rest = e ^ bit_of(x[i]);
 		/* keep the parity order for the three left: solve_3 reorders */
-		int v = -eg_solve_3(s, o ^ f, p ^ f ^ bit_of(x[i]), -beta, -(alpha > best ? alpha : best), rest);
+		const int v = -eg_solve_3(s, o ^ f, p ^ f ^ bit_of(x[i]), -beta, -(alpha > best ? alpha : best),
+		                          e ^ bit_of(x[i]));
 		if (v > best) {
 			best = v;
 			if (best >= beta)
@@ -525,13 +528,12 @@ static int eg_solve_4(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 		for (uint64_t m = e; m; m = bit_pop(m))
 			x[k++] = bit_first(m);
 	}
-	bool moved;
-	int v = eg_solve_4_side(s, p, o, alpha, beta, x, e, &moved);
-	if (moved)
+	int v = eg_solve_4_side(s, p, o, alpha, beta, x, e);
+	if (v != EG_NO_MOVE)
 		return v;
-	v = -eg_solve_4_side(s, o, p, -beta, -alpha, x, e, &moved);
-	if (moved)
-		return v;
+	v = eg_solve_4_side(s, o, p, -beta, -alpha, x, e);
+	if (v != EG_NO_MOVE)
+		return -v;
 	return eg_final(s->sh, p, o);
 }
 
@@ -663,6 +665,7 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 {
 	const Shared *sh = s->sh;
 	const bool prefetch = n - 1 > EG_SHALLOW_MAX && (sh->features & ENDGAME_F_TT) && sh->tt->entries;
+	const EndgameTT *ct = eg_table_for(s, n - 1);
 	int k = 0;
 	uint64_t e = sh->geo & ~(p | o), odd = 0;
 	for (int q = 0; q < 4; q++)
@@ -676,7 +679,7 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 		m->om = EG_MOVES_UNKNOWN;
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
 		if (prefetch)
-			endgame_tt_prefetch(eg_table_for(s, n - 1), cp, co);
+			endgame_tt_prefetch(ct, cp, co);
 		int v = 0;
 		if (sort_depth > 0) {
 			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
@@ -905,10 +908,11 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		k = eg_order(s, p, o, moves, n, ttmove, list, (feat & ENDGAME_F_SORTSEARCH) ? eg_sort_depth(n) : 0);
 		/* enhanced transposition cutoff: a child already known to be good enough */
 		if ((feat & (ENDGAME_F_ETC | ENDGAME_F_TT)) == (ENDGAME_F_ETC | ENDGAME_F_TT) && n >= EG_ETC_MIN) {
+			const EndgameTT *ct = eg_table_for(s, n - 1);
 			for (int i = 0; i < k; i++) {
 				int lo, hi, mv;
 				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
-				if (endgame_tt_probe(eg_table_for(s, n - 1), cp, co, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
+				if (endgame_tt_probe(ct, cp, co, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
 					endgame_tt_store(eg_table_for(s, n), p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
 					return -hi;
 				}
