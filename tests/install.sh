@@ -94,6 +94,13 @@ export PKG_CONFIG_PATH="$root/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
 flags=$(pkg-config --cflags --libs emilia) || fail "pkg-config does not find emilia"
 echo "$flags" | grep -q -- "-I$root/include" || fail "pkg-config --cflags: $flags"
 [ "$(pkg-config --modversion emilia)" = 0.1.0 ] || fail "pkg-config --modversion: $(pkg-config --modversion emilia)"
+# the header alone: strict C99, and C++
+# shellcheck disable=SC2086
+step $CC -std=c99 -pedantic -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags emilia) "$tmp/prog.c"
+if command -v c++ >/dev/null; then
+	# shellcheck disable=SC2086
+	step c++ -x c++ -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags emilia) "$tmp/prog.c"
+fi
 # shellcheck disable=SC2086
 step $CC $TEST_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $flags
 out=$(LD_LIBRARY_PATH="$root/lib" "$tmp/prog") || fail "the program built against libemilia.so failed: $out"
@@ -115,6 +122,8 @@ if command -v man >/dev/null; then
 		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$root/share/man/man6/$p.6" 2>&1 >/dev/null)
 		[ -z "$w" ] || fail "man $p: $w"
 	done
+else
+	echo "install: man is not installed: the man pages were not checked (Debian: man-db)"
 fi
 
 step $MAKE --no-print-directory uninstall DESTDIR="$dest" PREFIX=$prefix ${ARCH:+ARCH=$ARCH} ${MODE:+MODE=$MODE}
