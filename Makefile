@@ -328,11 +328,11 @@ FUZZ_CC ?= clang
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 200
 FUZZ_NAMES := gtp nboard ugi sgf book weights
-FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer \
+FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -Iinclude -g -O1 -fno-omit-frame-pointer \
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(ARCHFLAGS)
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-corpus
-$(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)
+$(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h) include/emilia.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
 $(FUZZ_DIR)/src/weights.o: data/eval.bin
