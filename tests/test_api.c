@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "testutil.h"
@@ -632,6 +633,12 @@ START_TEST(api_solve)
 	char obf[80];
 	get_obf(e, obf);
 	ck_assert_str_eq(obf, FFO1);
+	/* a forced pass: the solve says so, with the score after it */
+	ck_assert_int_eq(emilia_set_obf(e, "XXXXXXXOXXXOXXOOXXOXOOXOXXOOOOXOXOXOOXXOXXXOXXOO-XXOXOOO-XOOOOOO X"), EMILIA_OK);
+	ck_assert_int_eq(emilia_solve(e, 0, NULL, &r), EMILIA_OK);
+	ck_assert_int_eq(r.move, EMILIA_PASS);
+	ck_assert_int_eq(r.score, -2);
+	ck_assert_int_eq(r.exact, 1);
 	/* a finished game: its final score (one disc and 63 empties to the winner) */
 	ck_assert_int_eq(emilia_set_obf(e, "X--------------------------------------------------------------- X"), EMILIA_OK);
 	ck_assert_int_eq(emilia_solve(e, 0, NULL, &r), EMILIA_OK);
