@@ -270,9 +270,10 @@ EMILIA_API void emilia_stop(emilia_engine *e);
  * threads: the exact score and a best move (wld nonzero: win, draw or
  * loss only, score 1, 0 or -1, faster).  lim (may be NULL) bounds the
  * time with move_time or time_left; EMILIA_ERR_STOPPED when the time ran
- * out or emilia_stop() came first.  At the end of the game: the final
- * score with move EMILIA_NO_MOVE.  Solving is practical up to about 30
- * empties (seconds to minutes on a few cores). */
+ * out or emilia_stop() came first.  A side that must pass gets
+ * EMILIA_PASS with its exact score; at the end of the game: the final
+ * score with move EMILIA_NO_MOVE.  Solving is practical
+ * up to about 30 empties (seconds to minutes on a few cores). */
 EMILIA_API emilia_status emilia_solve(emilia_engine *e, int wld, const emilia_limits *lim, emilia_info *result);
 
 /* The static evaluation of the position (no search), in discs for the
