@@ -67,8 +67,10 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
 all: emilia tools
 
-$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h) include/emilia.h | $(BUILD)/src
+$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/src
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
+# only api.c and its test include the public header
+$(BUILD)/src/api.o $(BUILD)/pic/api.o $(BUILD)/tests/test_api.o: include/emilia.h
 
 $(BUILD)/src $(BUILD)/tests $(BUILD)/tools:
 	@mkdir -p $@
@@ -101,7 +103,7 @@ tools: $(TOOLS:%=$(BUILD)/tools/%)
 	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
 	@if [ "$(HAVE_ZLIB)" != yes ]; then echo "note: emilia-train not built: it needs zlib (sudo apt-get install zlib1g-dev)"; fi
 
-$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) include/emilia.h | $(BUILD)/tests
+$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) | $(BUILD)/tests
 	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Isrc -c $< -o $@
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)
@@ -194,7 +196,7 @@ MAN_PAGES := man/emilia.6 man/emilia-match.6 man/emilia-book.6
 
 $(BUILD)/pic $(LIBOUT):
 	@mkdir -p $@
-$(BUILD)/pic/%.o: src/%.c $(wildcard src/*.h) include/emilia.h | $(BUILD)/pic
+$(BUILD)/pic/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/pic
 	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
 $(BUILD)/pic/weights.o: data/eval.bin
 $(BUILD)/pic/book_default.o: book/emilia.book
@@ -332,9 +334,10 @@ FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -Iinclude -g -O1 -fno-omit-frame-p
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(ARCHFLAGS)
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-corpus
-$(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h) include/emilia.h
+$(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
+$(FUZZ_DIR)/src/api.o: include/emilia.h
 $(FUZZ_DIR)/src/weights.o: data/eval.bin
 $(FUZZ_DIR)/src/book_default.o: book/emilia.book
 $(FUZZ_DIR)/harness.o: tests/fuzz/harness.c tests/fuzz/harness.h $(wildcard src/*.h)
