@@ -49,7 +49,9 @@
  * virtual machines, a TLB miss) costs more than the few transpositions the
  * small table loses.  With threads, two cores missing into the big table
  * at that rate also slow each other down (c6f4291); threads rarely share
- * such small subtrees.  Figures in bench/solver-profile.md.
+ * such small subtrees.  A small solve uses only a part of the shared table
+ * (eg_table_cap): its first touches of the table's pages are part of its
+ * time.  Figures in bench/solver-profile.md.
  *
  * A node with n < EG_MPC_MIN has no probable cut below it, so what a
  * selective pre-search finds there is exact: it is stored as exact, and the
@@ -1106,6 +1108,19 @@ static UtilPrefault eg_prefault; /* faults eg_table in after endgame_reserve_tab
 static EndgameTT eg_near[EG_MAX_THREADS];
 static uint64_t eg_near_bytes;
 
+/* The most bytes of the table a solve of n empties uses: 16 MiB at 20
+ * empties, twice that every 2 more, all of it from 25 empties.  A small
+ * solve fills only a little of a large table, and the pages it touches
+ * fault in while it runs: on a fresh 128 MiB table that cost a 20-empty
+ * solve a third of its time (bench/solver-profile.md). */
+static uint64_t eg_table_cap(int n)
+{
+	if (n > 24)
+		return UINT64_MAX;
+	const int k = 20 + (n - 12) / 2;
+	return (uint64_t)1 << (k < 16 ? 16 : k);
+}
+
 /* The bytes a solve asks for. */
 static uint64_t eg_request(uint64_t bytes)
 {
@@ -1258,7 +1273,11 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		endgame_tt_new_solve(tt);
 		tt->locking = nthreads > 1;
 	}
-	sh.tt = tt;
+	/* the part of the table this solve uses (eg_table_cap) */
+	EndgameTT part = *tt;
+	if (part.entries && part.mask + 1 > eg_table_cap(n) / sizeof(EndgameTTEntry))
+		part.mask = eg_table_cap(n) / sizeof(EndgameTTEntry) - 1;
+	sh.tt = &part;
 
 	Searcher threads[EG_MAX_THREADS];
 	memset(threads, 0, sizeof(Searcher) * (size_t)nthreads);

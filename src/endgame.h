@@ -82,9 +82,12 @@ EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
  * pages are empty entries), so a big table costs no start-up time: they
  * fault in as solves touch them, or, for a table made by
  * endgame_reserve_table(), before that from a background thread that works
- * while no search runs (util_prefault_start).  Each solving thread also
- * has a table for the nodes near the leaves: min(size, 8 MiB) when it
- * solves alone, min(size, 2 MiB) each with threads.
+ * while no search runs (util_prefault_start).  A solve of at most 24
+ * empties uses only a part of the table sized to it (16 MiB at 20 empties,
+ * doubling every 2 empties), so that its run touches few new pages.  Each
+ * solving thread also has a table for the nodes near the leaves:
+ * min(size, 8 MiB) when it solves alone, min(size, 2 MiB) each with
+ * threads.
  *
  * BUDGET.  In an engine, the --hash MiB are the total of the midgame table
  * (tt.h) and this table: engine_hash_split() gives the midgame table the
