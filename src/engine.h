@@ -119,8 +119,8 @@ void engine_set_selectivity(Engine *e, int percent);
  * are mapped, not written, so any size starts at once: their pages fault
  * in when searches touch them, or before, from a background thread that
  * works while no search runs (util_prefault_start).  Peak memory stays
- * about N plus the program (with threads, plus up to 2 MiB a thread for
- * the solver's near-leaf tables).
+ * about N plus the program, plus the solver's near-leaf tables: 8 MiB
+ * for a lone solving thread, 2 MiB a thread with several (endgame.c).
  * engine_set_hash_mb() frees the old tables before making the new ones.
  * It refuses (false) an N above the memory available now
  * (util_mem_available(): MemAvailable of /proc/meminfo) and keeps the old
