@@ -112,24 +112,6 @@ static bool parse_disable(const char *list, unsigned *features)
 	return true;
 }
 
-/* Expected result from the OBF pairs: the best listed score, and whether
- * `move` is one of the moves listed with that score. */
-static bool expected_of(const ObfPosition *pos, int *score, bool *move_listed, int move)
-{
-	if (pos->nexpected == 0)
-		return false;
-	int best = pos->expected_score[0];
-	for (int i = 1; i < pos->nexpected; i++)
-		if (pos->expected_score[i] > best)
-			best = pos->expected_score[i];
-	*move_listed = false;
-	for (int i = 0; i < pos->nexpected; i++)
-		if (pos->expected_score[i] == best && pos->expected_move[i] == move)
-			*move_listed = true;
-	*score = best;
-	return true;
-}
-
 static void solve_one(SolveCli *c, const ObfPosition *pos)
 {
 	const int size = c->opt.size;
@@ -148,7 +130,7 @@ static void solve_one(SolveCli *c, const ObfPosition *pos)
 	text_write_obf(pos->board, pos->side, size, obf);
 	int exp = 0;
 	bool listed = false;
-	bool has_exp = expected_of(pos, &exp, &listed, r.move);
+	bool has_exp = text_obf_expected(pos, r.move, &exp, &listed);
 	bool ok = true;
 	if (has_exp) {
 		if (c->opt.wld) {

@@ -265,6 +265,22 @@ void text_write_obf(Board b, int side, int size, char *out)
 	out[k] = 0;
 }
 
+bool text_obf_expected(const ObfPosition *pos, int move, int *score, bool *move_listed)
+{
+	if (pos->nexpected == 0)
+		return false;
+	int best = pos->expected_score[0];
+	for (int i = 1; i < pos->nexpected; i++)
+		if (pos->expected_score[i] > best)
+			best = pos->expected_score[i];
+	*move_listed = false;
+	for (int i = 0; i < pos->nexpected; i++)
+		if (pos->expected_score[i] == best && pos->expected_move[i] == move)
+			*move_listed = true;
+	*score = best;
+	return true;
+}
+
 int text_obf_file_line(char *line, int size, ObfPosition *pos, char *err)
 {
 	size_t len = strlen(line);

@@ -61,6 +61,10 @@ typedef struct ObfPosition {
 /* size 8/6/4: number of squares expected is size*size.  Returns false and
  * explains in err ("board has 63 squares") on bad input. */
 bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err);
+/* The result an OBF line lists: false when it lists none; else *score is
+ * the best listed score and *move_listed whether `move` is one of the
+ * moves listed with that score. */
+bool text_obf_expected(const ObfPosition *pos, int move, int *score, bool *move_listed);
 /* One line of an OBF file (its '\n' already removed): 0 when it is blank
  * or a comment ('#' or '%' first), 1 with the position in *pos, -1 when it
  * is malformed (why in err).  A trailing '\r' is ignored. */

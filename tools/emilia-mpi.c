@@ -806,19 +806,6 @@ static void solve_line(void *user, char *line, long lineno)
 	in->number[in->n++] = in->count;
 }
 
-static int expected_best(const ObfPosition *p, int move, bool *listed)
-{
-	int best = p->expected_score[0];
-	for (int i = 1; i < p->nexpected; i++)
-		if (p->expected_score[i] > best)
-			best = p->expected_score[i];
-	*listed = false;
-	for (int i = 0; i < p->nexpected; i++)
-		if (p->expected_score[i] == best && p->expected_move[i] == move)
-			*listed = true;
-	return best;
-}
-
 static int master_solve(const Options *o, int nranks)
 {
 	SolveInput in = { .source = o->pos[0] };
@@ -881,9 +868,9 @@ static int master_solve(const Options *o, int nranks)
 		text_write_obf_result(p->board, p->side, 8, r->move, r->score, o->wld, line);
 		fprintf(out, "%s\n", line);
 		const char *verdict = "-";
-		if (p->nexpected) {
-			bool listed;
-			int exp = expected_best(p, r->move, &listed);
+		bool listed;
+		int exp;
+		if (text_obf_expected(p, r->move, &exp, &listed)) {
 			bool ok = o->wld ? r->score == (exp > 0) - (exp < 0) : r->score == exp && listed;
 			verdict = ok ? "ok" : "WRONG";
 			wrong += !ok;
