@@ -31,13 +31,10 @@
  *  - Functions on one handle must not run concurrently, with one
  *    exception: emilia_stop() may be called from any thread at any time
  *    while another thread searches on the handle.
- *  - Different handles may be used from different threads at once.  Two
- *    things are still shared by every engine of the process: the
- *    evaluation weights (a weights file loaded by one engine, through
- *    emilia_options.weights_file, changes the evaluation of all engines
- *    of the process) and the exact solver's hash table (engines that
- *    solve at the same time take turns for it, which costs speed, not
- *    correctness).  Making each engine own these is planned.
+ *  - Different handles may be used from different threads at once.  Each
+ *    engine owns everything it searches with (its weights, its tables,
+ *    its threads): engines of one process do not see each other, and
+ *    give the results separate processes would.
  *  - emilia_version(), emilia_strerror(), emilia_options_init(),
  *    emilia_limits_init(), emilia_parse_move() and emilia_move_name() are
  *    pure and may be called from any thread.
@@ -122,9 +119,8 @@ typedef struct emilia_options {
 	int board_size;           /* 8 (default) or 6 */
 	int anti;                 /* nonzero: Anti Reversi, fewer discs wins (default 0) */
 	uint64_t seed;            /* randomness of Easy, Normal and the book (default 0) */
-	const char *weights_file; /* evaluation weights (emilia-train's format); NULL: keep
-	                           * the weights in use, the built-in ones unless an engine
-	                           * loaded a file.  PROCESS-WIDE: see "Thread safety". */
+	const char *weights_file; /* evaluation weights of the 8x8 normal game (emilia-train's
+	                           * format), for this engine only; NULL: the built-in ones */
 	const char *book_file;    /* opening book (book/FORMAT.md); NULL: the built-in one */
 	int use_book;             /* 0: play without a book (default 1); 8x8 normal games only */
 } emilia_options;

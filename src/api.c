@@ -177,14 +177,18 @@ emilia_status emilia_create(const emilia_options *opt, emilia_engine **out, char
 	e->size = o.board_size;
 	e->variant = o.anti ? VARIANT_ANTI : VARIANT_NORMAL;
 	e->threads = o.threads;
+	Evaluator *weights = NULL;
 	if (o.weights_file) {
 		char why[TEXT_ERR];
-		if (!eval_load_file(o.weights_file, why))
+		if (!(weights = eval_load(o.weights_file, why)))
 			return create_fail(e, fail(e, EMILIA_ERR_FILE, "weights: %s", why), err, errlen);
 	}
 	e->engine = engine_new();
-	if (!e->engine)
+	if (!e->engine) {
+		eval_free(weights);
 		return create_fail(e, fail(e, EMILIA_ERR_MEMORY, "cannot create the engine"), err, errlen);
+	}
+	engine_set_evaluator(e->engine, weights);
 	engine_set_threads(e->engine, o.threads);
 	engine_set_level(e->engine, o.level);
 	engine_set_seed(e->engine, o.seed);
@@ -617,7 +621,7 @@ emilia_status emilia_evaluate(emilia_engine *e, int *score)
 	if (game_is_over(&e->game))
 		*score = board_final_score(b, e->size, e->variant);
 	else
-		*score = eval_score(eval_get(e->size, e->variant), b.p, b.o);
+		*score = eval_score(engine_evaluator(e->engine, e->size, e->variant), b.p, b.o);
 	return ok(e);
 }
 

@@ -1097,16 +1097,18 @@ EndgameOptions endgame_default_options(void)
 	return o;
 }
 
-/* The process-wide table, reused between solves while free; a solve that
- * finds it busy (another thread solving) allocates its own. */
-static pthread_mutex_t eg_table_lock = PTHREAD_MUTEX_INITIALIZER;
-static EndgameTT eg_table;
-static uint64_t eg_table_req;   /* the bytes asked for when it was made (it may be smaller) */
-static UtilPrefault eg_prefault; /* faults eg_table in after endgame_reserve_table() */
-/* Each thread's own table for the nodes near the leaves, reused like
- * eg_table (under eg_table_lock); all of eg_near_bytes. */
-static EndgameTT eg_near[EG_MAX_THREADS];
-static uint64_t eg_near_bytes;
+/* A series of solves' tables (endgame.h): the main one, made for a
+ * request of `req` bytes (it may be smaller), and each thread's table for
+ * the nodes near the leaves, all of near_bytes.  `lock` is held by the
+ * solve using them. */
+struct EndgameTables {
+	pthread_mutex_t lock;
+	EndgameTT table;
+	uint64_t req;
+	UtilPrefault prefault;      /* faults `table` in after endgame_tables_reserve() */
+	EndgameTT near[EG_MAX_THREADS];
+	uint64_t near_bytes;
+};
 
 /* The most bytes of the table a solve of n empties uses: 16 MiB at 20
  * empties, twice that every 2 more, all of it from 25 empties.  A small
@@ -1144,67 +1146,89 @@ static bool eg_tt_init_fallback(EndgameTT *t, uint64_t bytes)
 	}
 }
 
-/* Make the shared table for a request of `bytes` (remade when the request
+/* Make the main table for a request of `bytes` (remade when the request
  * changed: the old one is freed first); NULL when memory is short even
  * for the smallest table.  Nothing is written: the pages fault in when
- * used.  Called with eg_table_lock held. */
-static EndgameTT *eg_table_prepare(uint64_t bytes)
+ * used.  Called with tb->lock held. */
+static EndgameTT *eg_table_prepare(EndgameTables *tb, uint64_t bytes)
 {
-	if (eg_table.entries && eg_table_req != bytes) {
-		util_prefault_stop(&eg_prefault);
-		endgame_tt_free(&eg_table);
+	if (tb->table.entries && tb->req != bytes) {
+		util_prefault_stop(&tb->prefault);
+		endgame_tt_free(&tb->table);
 	}
-	if (!eg_table.entries && eg_tt_init_fallback(&eg_table, bytes))
-		eg_table_req = bytes;
-	return eg_table.entries ? &eg_table : NULL;
+	if (!tb->table.entries && eg_tt_init_fallback(&tb->table, bytes))
+		tb->req = bytes;
+	return tb->table.entries ? &tb->table : NULL;
 }
 
-static void eg_near_free(void)
+static void eg_near_free(EndgameTables *tb)
 {
 	for (int j = 0; j < EG_MAX_THREADS; j++)
-		endgame_tt_free(&eg_near[j]);
+		endgame_tt_free(&tb->near[j]);
+	tb->near_bytes = 0;
 }
 
-/* Thread i's table near the leaves, `mb` (at most the shared table's
+/* Thread i's table near the leaves, `mb` (at most the main table's
  * request `bytes`) and empty for a new solve; NULL when memory is short.
- * Called with eg_table_lock held. */
-static EndgameTT *eg_near_prepare(int i, uint64_t bytes, int mb)
+ * Called with tb->lock held. */
+static EndgameTT *eg_near_prepare(EndgameTables *tb, int i, uint64_t bytes, int mb)
 {
 	const uint64_t near = (uint64_t)mb << 20, want = bytes < near ? bytes : near;
-	if (eg_near_bytes != want) {
-		eg_near_free();
-		eg_near_bytes = want;
+	if (tb->near_bytes != want) {
+		eg_near_free(tb);
+		tb->near_bytes = want;
 	}
-	if (!eg_near[i].entries && !endgame_tt_init_bytes(&eg_near[i], want))
+	if (!tb->near[i].entries && !endgame_tt_init_bytes(&tb->near[i], want))
 		return NULL;
-	endgame_tt_new_solve(&eg_near[i]);
-	return &eg_near[i];
+	endgame_tt_new_solve(&tb->near[i]);
+	return &tb->near[i];
 }
 
-bool endgame_reserve_table(uint64_t bytes, uint64_t *got, bool prefault)
+EndgameTables *endgame_tables_new(void)
 {
-	if (pthread_mutex_trylock(&eg_table_lock) != 0)
+	EndgameTables *tb = calloc(1, sizeof *tb);
+	if (tb)
+		pthread_mutex_init(&tb->lock, NULL);
+	return tb;
+}
+
+static void eg_tables_clear(EndgameTables *tb)
+{
+	util_prefault_stop(&tb->prefault);
+	endgame_tt_free(&tb->table);
+	tb->req = 0;
+	eg_near_free(tb);
+}
+
+void endgame_tables_free(EndgameTables *tb)
+{
+	if (!tb)
+		return;
+	eg_tables_clear(tb);
+	pthread_mutex_destroy(&tb->lock);
+	free(tb);
+}
+
+bool endgame_tables_reserve(EndgameTables *tb, uint64_t bytes, uint64_t *got, bool prefault)
+{
+	if (pthread_mutex_trylock(&tb->lock) != 0)
 		return false;
-	const bool made = !eg_table.entries || eg_table_req != eg_request(bytes);
-	const EndgameTT *t = eg_table_prepare(eg_request(bytes));
+	const bool made = !tb->table.entries || tb->req != eg_request(bytes);
+	const EndgameTT *t = eg_table_prepare(tb, eg_request(bytes));
 	if (t && made && prefault)
-		util_prefault_start(&eg_prefault, t->entries, (size_t)endgame_tt_bytes(t));
+		util_prefault_start(&tb->prefault, t->entries, (size_t)endgame_tt_bytes(t));
 	if (got)
 		*got = t ? endgame_tt_bytes(t) : 0;
-	pthread_mutex_unlock(&eg_table_lock);
+	pthread_mutex_unlock(&tb->lock);
 	return true;
 }
 
-bool endgame_release_table(void)
+bool endgame_tables_release(EndgameTables *tb)
 {
-	if (pthread_mutex_trylock(&eg_table_lock) != 0)
+	if (pthread_mutex_trylock(&tb->lock) != 0)
 		return false;
-	util_prefault_stop(&eg_prefault);
-	endgame_tt_free(&eg_table);
-	eg_table_req = 0;
-	eg_near_free();
-	eg_near_bytes = 0;
-	pthread_mutex_unlock(&eg_table_lock);
+	eg_tables_clear(tb);
+	pthread_mutex_unlock(&tb->lock);
 	return true;
 }
 
@@ -1224,7 +1248,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	sh.area = sh.size * sh.size;
 	sh.geo = board_geometry(sh.size);
 	sh.variant = opt->variant;
-	sh.ev = eval_get(sh.size, sh.variant);
+	sh.ev = opt->eval ? opt->eval : eval_get(sh.size, sh.variant);
 	sh.features = opt->features ? opt->features : ENDGAME_F_ALL;
 	sh.sel = EG_SEL_EXACT;
 	sh.user_stop = opt->stop;
@@ -1253,15 +1277,18 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		nthreads = 1;
 	sh.nthreads = nthreads;
 
-	/* the table */
+	/* the tables: the caller's, else ones made for this solve alone */
 	const uint64_t bytes = eg_request(opt->hash_bytes ? opt->hash_bytes
 	                                                  : opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0);
 	EndgameTT own, *tt = NULL;
-	bool shared_table = pthread_mutex_trylock(&eg_table_lock) == 0;
+	EndgameTables *tabs = opt->tables, *temp = NULL;
+	if (!tabs && (temp = endgame_tables_new()))
+		tabs = temp;
+	bool shared_table = tabs && pthread_mutex_trylock(&tabs->lock) == 0;
 	if (shared_table)
-		tt = eg_table_prepare(bytes);
-	/* a private table (the shared one is busy): sized for the solve, since
-	 * small solves may come often (the midgame search calls them) */
+		tt = eg_table_prepare(tabs, bytes);
+	/* a private table (the caller's are busy with another solve): sized
+	 * for the solve, since small solves may come often */
 	const uint64_t own_max = (uint64_t)(n <= 14 ? 1 : n <= 18 ? 8 : 65536) << 20;
 	if (!tt && eg_tt_init_fallback(&own, bytes < own_max ? bytes : own_max))
 		tt = &own;
@@ -1284,7 +1311,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	sh.threads = threads;
 	for (int i = 0; i < nthreads; i++) {
 		if (shared_table && (sh.features & ENDGAME_F_TT))
-			threads[i].near = eg_near_prepare(i, bytes, nthreads > 1 ? EG_NEAR_MB : EG_NEAR1_MB);
+			threads[i].near = eg_near_prepare(tabs, i, bytes, nthreads > 1 ? EG_NEAR_MB : EG_NEAR1_MB);
 		threads[i].near_max = nthreads > 1 ? EG_NEAR_MAX : EG_NEAR1_MAX;
 		threads[i].sh = &sh;
 		threads[i].id = i;
@@ -1325,7 +1352,8 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	if (tt == &own && own.entries)
 		endgame_tt_free(&own);
 	if (shared_table)
-		pthread_mutex_unlock(&eg_table_lock);
+		pthread_mutex_unlock(&tabs->lock);
+	endgame_tables_free(temp);
 
 	if (opt->wld)
 		res.score = res.score > 0 ? 1 : res.score < 0 ? -1 : 0;

@@ -17,7 +17,11 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "eval.h"
 #include "game.h"
+
+/* The tables of a series of solves (see THE TABLES below). */
+typedef struct EndgameTables EndgameTables;
 
 typedef struct EndgameOptions {
 	int size;              /* 8, 6 or 4 */
@@ -28,6 +32,10 @@ typedef struct EndgameOptions {
 	uint64_t hash_bytes;   /* the same in bytes, used instead when not 0 (an
 	                        * engine's share of its --hash: engine.h) */
 	atomic_bool *stop;     /* external stop request, or NULL */
+	EndgameTables *tables; /* the tables to solve with, kept between solves (an
+	                        * engine's); NULL: tables made for this solve alone */
+	const Evaluator *eval; /* evaluation for move ordering; NULL: the built-in
+	                        * one of the size and variant */
 	/* progress callback (may be NULL): called from the solving thread
 	 * about once a second */
 	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
@@ -73,21 +81,24 @@ EndgameResult endgame_solve_window(Board b, const EndgameOptions *opt, int alpha
 /* Full-window solve. */
 EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
 
-/* THE TABLE.  Solves use one process-wide table (the first of two
- * concurrent solves takes it, the other makes a private one for its run).
- * It is remade at the size a solve asks for (hash_bytes, else hash_mb):
- * the old one is freed first, and when the new size cannot be mapped the
- * largest smaller power of two that can is used (kept for later solves
- * asking the same size).  Its pages are never written in advance (zero
- * pages are empty entries), so a big table costs no start-up time: they
- * fault in as solves touch them, or, for a table made by
- * endgame_reserve_table(), before that from a background thread that works
- * while no search runs (util_prefault_start).  A solve of at most 24
- * empties uses only a part of the table sized to it (16 MiB at 20 empties,
- * doubling every 2 empties), so that its run touches few new pages.  Each
- * solving thread also has a table for the nodes near the leaves:
- * min(size, 8 MiB) when it solves alone, min(size, 2 MiB) each with
- * threads.
+/* THE TABLES.  A solve uses a main table and, for each of its threads, a
+ * table for the nodes near the leaves: min(size, 8 MiB) when it solves
+ * alone, min(size, 2 MiB) each with threads.  They belong to an
+ * EndgameTables, which keeps them between solves so that their pages
+ * fault in once (an engine owns one; a solve without one makes its own
+ * and frees them at its end).  One solve at a time uses an EndgameTables:
+ * a second concurrent solve on the same one makes a private main table
+ * for its run (and no near-leaf tables).  The main table is remade at the
+ * size a solve asks for (hash_bytes, else hash_mb): the old one is freed
+ * first, and when the new size cannot be mapped the largest smaller power
+ * of two that can is used (kept for later solves asking the same size).
+ * Its pages are never written in advance (zero pages are empty entries),
+ * so a big table costs no start-up time: they fault in as solves touch
+ * them, or, for a table made by endgame_tables_reserve(), before that
+ * from a background thread that works while no search runs
+ * (util_prefault_start).  A solve of at most 24 empties uses only a part
+ * of the table sized to it (16 MiB at 20 empties, doubling every 2
+ * empties), so that its run touches few new pages.
  *
  * BUDGET.  In an engine, the --hash MiB are the total of the midgame table
  * (tt.h) and this table: engine_hash_split() gives the midgame table the
@@ -96,18 +107,23 @@ EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
  * each), and the engine's solves pass its share as hash_bytes.  `emilia
  * solve --hash N` has no midgame table: this table gets all of N. */
 
-/* Make the shared table `bytes` large (0: the default) now, without
+/* New tables, empty (nothing is allocated before a solve or a reserve);
+ * NULL when out of memory. */
+EndgameTables *endgame_tables_new(void);
+/* Free them (no solve may be using them); NULL: nothing. */
+void endgame_tables_free(EndgameTables *t);
+/* Make the main table `bytes` large (0: the default) now, without
  * touching it, so that a solve finds it ready; a smaller power of two
  * when that much cannot be mapped.  `prefault`: a new table is faulted in
  * in the background while no search runs (util_prefault_start).  False
- * when a solve is running (the table is in use: nothing is done).  *got
- * (may be NULL): the bytes of the table now, 0 when none could be made. */
-bool endgame_reserve_table(uint64_t bytes, uint64_t *got, bool prefault);
-/* Free the shared table and the threads' near-leaf tables (the next solve
- * makes them again); false when a solve is running (nothing is done). */
-bool endgame_release_table(void);
-/* Bytes of the table a solve asking for `bytes` (0: the default) gets
- * when memory allows. */
+ * when a solve is using them (nothing is done).  *got (may be NULL): the
+ * bytes of the main table now, 0 when none could be made. */
+bool endgame_tables_reserve(EndgameTables *t, uint64_t bytes, uint64_t *got, bool prefault);
+/* Free the main and near-leaf tables (the next solve makes them again);
+ * false when a solve is using them (nothing is done). */
+bool endgame_tables_release(EndgameTables *t);
+/* Bytes of the main table a solve asking for `bytes` (0: the default)
+ * gets when memory allows. */
 uint64_t endgame_table_size_for(uint64_t bytes);
 
 #endif

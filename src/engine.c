@@ -61,6 +61,7 @@ struct Engine {
 	pthread_mutex_t search_lock;
 	pthread_mutex_t opt_lock;
 	TT tt;
+	EndgameTables *eg;  /* the solver's tables */
 	/* search threads, kept between searches: helpers still unwinding
 	 * after engine_search() returned are joined by engine_join() before
 	 * anything touches the table or the threads again */
@@ -80,6 +81,7 @@ struct Engine {
 	EngineBookFn book;
 	void *book_ctx;
 	SearchShared sh;
+	Evaluator *weights;  /* the 8x8 normal game's, or NULL: built-in; under opt_lock */
 	atomic_bool running;
 };
 
@@ -156,12 +158,11 @@ static bool engine_alloc_tables(Engine *e, int mb, bool prefault)
 	TT t;
 	if (!tt_init_bytes(&t, mid))
 		return false;
-	/* the solver's table is the process's: made now (nothing written,
-	 * so this costs no time); a solve running in another engine of the
-	 * process holds it, and the next solve here makes it instead */
-	if (endgame_reserve_table(eg, &got, prefault) && got < endgame_table_size_for(eg)) {
+	/* the solver's table: made now too (nothing written, so this costs
+	 * no time) */
+	if (endgame_tables_reserve(e->eg, eg, &got, prefault) && got < endgame_table_size_for(eg)) {
 		tt_free(&t);
-		endgame_release_table();
+		endgame_tables_release(e->eg);
 		return false;
 	}
 	e->tt = t;
@@ -179,7 +180,8 @@ Engine *engine_new(void)
 	Engine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	if (!engine_alloc_tables(e, TT_DEFAULT_MB, false)) {
+	if (!(e->eg = endgame_tables_new()) || !engine_alloc_tables(e, TT_DEFAULT_MB, false)) {
+		endgame_tables_free(e->eg);
 		free(e);
 		return NULL;
 	}
@@ -189,6 +191,7 @@ Engine *engine_new(void)
 		free(e->threads);
 		free(e->helpers);
 		tt_free(&e->tt);
+		endgame_tables_free(e->eg);
 		free(e);
 		return NULL;
 	}
@@ -229,6 +232,8 @@ void engine_free(Engine *e)
 	free(e->helpers);
 	util_prefault_stop(&e->prefault);
 	tt_free(&e->tt);
+	endgame_tables_free(e->eg);
+	eval_free(e->weights);
 	free(e);
 }
 
@@ -258,7 +263,7 @@ bool engine_set_hash_mb(Engine *e, int mb)
 	const int old = e->hash_mb;
 	util_prefault_stop(&e->prefault);
 	tt_free(&e->tt);
-	endgame_release_table();
+	endgame_tables_release(e->eg);
 	bool ok = false;
 	e->hash_error[0] = 0;
 	if (util_hash_refused(mb, util_mem_available(), e->hash_error, sizeof e->hash_error)) {
@@ -339,6 +344,27 @@ void engine_new_game(Engine *e)
 	engine_join(e);
 	tt_clear(&e->tt);
 	pthread_mutex_unlock(&e->search_lock);
+}
+
+void engine_set_evaluator(Engine *e, Evaluator *ev)
+{
+	engine_stop(e);
+	pthread_mutex_lock(&e->search_lock);
+	engine_join(e);
+	pthread_mutex_lock(&e->opt_lock);
+	Evaluator *old = e->weights;
+	e->weights = ev;
+	pthread_mutex_unlock(&e->opt_lock);
+	pthread_mutex_unlock(&e->search_lock);
+	eval_free(old);
+}
+
+const Evaluator *engine_evaluator(Engine *e, int size, Variant v)
+{
+	pthread_mutex_lock(&e->opt_lock);
+	const Evaluator *ev = size == 8 && v == VARIANT_NORMAL && e->weights ? e->weights : eval_get(size, v);
+	pthread_mutex_unlock(&e->opt_lock);
+	return ev;
 }
 
 void engine_set_solver(Engine *e, bool on)
@@ -443,6 +469,8 @@ static EndgameResult engine_endgame(Engine *e, const Game *g, bool wld, int thre
 	o.hash_bytes = e->eg_bytes;
 	o.threads = threads;
 	o.stop = &sh->stop;
+	o.tables = e->eg;
+	o.eval = sh->ev;
 	EngineWatchdog w;
 	w.sh = sh;
 	atomic_init(&w.done, false);
@@ -535,6 +563,7 @@ static void run_prepare(EngineRun *r)
 	pthread_mutex_unlock(&e->opt_lock);
 	SearchShared *sh = &e->sh;
 	search_shared_init(sh, &e->tt, r->g->size, r->g->variant);
+	sh->ev = engine_evaluator(e, r->g->size, r->g->variant);
 	atomic_store(&e->running, true);
 	tt_new_search(&e->tt);
 	memset(&r->res, 0, sizeof r->res);

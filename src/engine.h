@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "eval.h"
 #include "game.h"
 #include "timeman.h"
 
@@ -67,6 +68,15 @@ void engine_set_level(Engine *e, int level);       /* 0..60 or ENGINE_LEVEL_* */
 void engine_set_seed(Engine *e, uint64_t seed);    /* randomness of Easy/Normal */
 void engine_set_book(Engine *e, EngineBookFn fn, void *ctx); /* fn NULL = no book */
 void engine_new_game(Engine *e);                   /* clear tables */
+/* The weights of the 8x8 normal game: ev (from eval_new() or eval_load()),
+ * which the engine takes and frees, or NULL for the built-in ones; other
+ * boards and variants keep their built-in evaluations.  Each engine has
+ * its own: another engine of the process is not affected.  Stops a
+ * running search first and waits for it. */
+void engine_set_evaluator(Engine *e, Evaluator *ev);
+/* The evaluator the engine uses for a board size and variant; valid until
+ * the next engine_set_evaluator() on e. */
+const Evaluator *engine_evaluator(Engine *e, int size, Variant v);
 
 /* Search the game's current position.  Returns the final info (move,
  * score, pv ...).  `info` may be NULL. */

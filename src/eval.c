@@ -5,16 +5,15 @@
  * is the sum of one int16 weight per pattern instance plus the mobility
  * entry, in 1/WEIGHTS_SCALE discs, from the phase's weight vector.  Integer
  * arithmetic only, so every build gives the same scores.  The weights are
- * the embedded data/eval.bin unless eval_load_file() replaced them; the
- * active table is published through an atomic pointer, and a replaced
- * table is never freed (a search running in another thread may still read
- * it).
+ * the embedded data/eval.bin (decoded once, then read-only) or those of an
+ * evaluator made by eval_new() / eval_load(), which belongs to its maker:
+ * nothing here changes after start-up, so engines with different weights
+ * share a process without seeing each other's.
  *
  * 6x6, 4x4 and Anti: hand-tuned square values plus mobility (see
  * docs/engine.md, "Evaluation").
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,22 +30,17 @@ struct Evaluator {
 	int8_t sqv[64];     /* hand-tuned: square values in 1/8 discs */
 	int mob;            /* hand-tuned: mobility weight in 1/8 discs */
 	int disc;           /* hand-tuned: weight of the disc difference in 1/8 discs */
+	const int16_t *w;   /* pattern: PATTERN_PHASES x PATTERN_WEIGHTS weights */
+	int16_t *own;       /* pattern weights owned by this evaluator (eval_new), or NULL */
 };
 
 _Static_assert(WEIGHTS_SCALE == EVAL_FINE, "weight units must be the fine score units");
 
 #define NW ((size_t)PATTERN_PHASES * PATTERN_WEIGHTS)
 
+/* written once, by load_builtin() under `once` */
 static int16_t builtin_w[NW];
-static _Atomic(const int16_t *) active_w;
 static char builtin_err[WEIGHTS_ERR];
-/* Tables installed by eval_load_file / eval_set_weights, newest first;
- * kept for the life of the process (see above). */
-typedef struct Table {
-	struct Table *prev;
-	int16_t w[];
-} Table;
-static Table *_Atomic installed;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load_builtin(void)
@@ -58,7 +52,6 @@ static void load_builtin(void)
 		memset(builtin_w, 0, sizeof builtin_w);
 	else
 		builtin_err[0] = 0;
-	atomic_store_explicit(&active_w, builtin_w, memory_order_release);
 }
 
 /* Square values of the hand-tuned evaluations, in 1/8 discs, row by row
@@ -89,12 +82,12 @@ static void load_builtin(void)
 	  0, 0, 0, 0, 0, 0, 0, 0, 0, -24, 0, 0, -24 }
 
 static const Evaluator evaluators[2][3] = {
-	{ { 8, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0 },
-	  { 6, VARIANT_NORMAL, KIND_HAND, HAND6, 18, 0 },
-	  { 4, VARIANT_NORMAL, KIND_HAND, HAND4, 8, 4 } },
-	{ { 8, VARIANT_ANTI, KIND_HAND, ANTI8, 8, 0 },
-	  { 6, VARIANT_ANTI, KIND_HAND, ANTI6, 8, 0 },
-	  { 4, VARIANT_ANTI, KIND_HAND, ANTI4, 8, -4 } },
+	{ { 8, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0, builtin_w, NULL },
+	  { 6, VARIANT_NORMAL, KIND_HAND, HAND6, 18, 0, NULL, NULL },
+	  { 4, VARIANT_NORMAL, KIND_HAND, HAND4, 8, 4, NULL, NULL } },
+	{ { 8, VARIANT_ANTI, KIND_HAND, ANTI8, 8, 0, NULL, NULL },
+	  { 6, VARIANT_ANTI, KIND_HAND, ANTI6, 8, 0, NULL, NULL },
+	  { 4, VARIANT_ANTI, KIND_HAND, ANTI4, 8, -4, NULL, NULL } },
 };
 
 const Evaluator *eval_get(int size, Variant v)
@@ -137,8 +130,7 @@ int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o)
 	const int empties = 64 - bit_count(p | o);
 	if (empties == 0)
 		return (bit_count(p) - bit_count(o)) * EVAL_FINE;
-	const int16_t *w = atomic_load_explicit(&active_w, memory_order_acquire)
-	                 + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
+	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
 	uint32_t f[PATTERN_FEATURES];
 	patterns_features(p, o, f);
 	int s = 0;
@@ -154,48 +146,51 @@ int eval_score(const Evaluator *e, uint64_t p, uint64_t o)
 	return s >= 0 ? (s + EVAL_FINE / 2) / EVAL_FINE : -((-s + EVAL_FINE / 2) / EVAL_FINE);
 }
 
-static void install(Table *t)
-{
-	t->prev = atomic_load_explicit(&installed, memory_order_relaxed);
-	while (!atomic_compare_exchange_weak(&installed, &t->prev, t))
-		;
-	atomic_store_explicit(&active_w, t->w, memory_order_release);
-}
-
-bool eval_load_file(const char *path, char *err)
+Evaluator *eval_new(const int16_t *w)
 {
 	pthread_once(&once, load_builtin);
+	Evaluator *e = malloc(sizeof *e);
+	int16_t *own = malloc(NW * sizeof *own);
+	if (!e || !own) {
+		free(e);
+		free(own);
+		return NULL;
+	}
+	*e = evaluators[0][0];
+	memcpy(own, w, NW * sizeof *own);
+	e->w = e->own = own;
+	return e;
+}
+
+Evaluator *eval_load(const char *path, char *err)
+{
 	size_t len;
 	char msg[WEIGHTS_ERR];
 	unsigned char *buf = weights_read_file(path, 64u << 20, &len, msg);
 	if (!buf) {
 		snprintf(err, 160, "%.150s", msg);
-		return false;
+		return NULL;
 	}
-	Table *t = malloc(sizeof *t + NW * sizeof t->w[0]);
-	if (!t) {
+	int16_t *w = malloc(NW * sizeof *w);
+	if (!w) {
 		free(buf);
 		snprintf(err, 160, "%s: out of memory", path);
-		return false;
+		return NULL;
 	}
-	if (!weights_decode(buf, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, t->w, msg)) {
-		free(buf);
-		free(t);
+	Evaluator *e = NULL;
+	if (!weights_decode(buf, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, w, msg))
 		snprintf(err, 160, "%.60s: %.90s", path, msg);
-		return false;
-	}
+	else if (!(e = eval_new(w)))
+		snprintf(err, 160, "%s: out of memory", path);
 	free(buf);
-	install(t);
-	return true;
+	free(w);
+	return e;
 }
 
-bool eval_set_weights(const int16_t *w)
+void eval_free(Evaluator *e)
 {
-	pthread_once(&once, load_builtin);
-	Table *t = malloc(sizeof *t + NW * sizeof t->w[0]);
-	if (!t)
-		return false;
-	memcpy(t->w, w, NW * sizeof t->w[0]);
-	install(t);
-	return true;
+	if (!e)
+		return;
+	free(e->own);
+	free(e);
 }

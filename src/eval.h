@@ -32,14 +32,17 @@ int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o);
  * (the evaluation then uses zero weights). */
 const char *eval_builtin_error(void);
 
-/* Install in-memory 8x8 weights (PATTERN_PHASES * PATTERN_WEIGHTS values,
- * see patterns.h), as eval_load_file() does from a file (used by the
- * trainer to evaluate a fit); false when out of memory. */
-bool eval_set_weights(const int16_t *w);
+/* An 8x8 normal evaluator with its own copy of the weights w
+ * (PATTERN_PHASES * PATTERN_WEIGHTS values, see patterns.h), as the
+ * trainer makes from a fit; NULL when out of memory.  It belongs to the
+ * caller, who frees it with eval_free() once nothing evaluates with it. */
+Evaluator *eval_new(const int16_t *w);
 
-/* Replace the built-in 8x8 normal weights by a weights file; false and a
- * message in err (>= 160 bytes) when the file is missing, corrupt or of
- * another format, in which case nothing changes. */
-bool eval_load_file(const char *path, char *err);
+/* The same from a weights file; NULL and a message in err (>= 160 bytes)
+ * when the file is missing, corrupt or of another format. */
+Evaluator *eval_load(const char *path, char *err);
+
+/* Free an evaluator of eval_new() or eval_load() (NULL: nothing). */
+void eval_free(Evaluator *e);
 
 #endif

@@ -67,27 +67,32 @@ int cli_eval(int argc, char **argv)
 	if (!path)
 		return usage();
 	char err[TEXT_ERR];
-	if (weights && !eval_load_file(weights, err)) {
+	Evaluator *own = NULL;
+	if (weights && !(own = eval_load(weights, err))) {
 		fprintf(stderr, "eval: %s\n", err);
 		return 1;
 	}
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "eval: cannot open %s\n", path);
+		eval_free(own);
 		return 1;
 	}
-	const Evaluator *ev = eval_get((int)size, variant);
+	const Evaluator *ev = own && size == 8 && variant == VARIANT_NORMAL ? own : eval_get((int)size, variant);
 	Engine *eng = NULL;
 	if (depth > 0) {
 		eng = engine_new();
 		if (!eng) {
 			fclose(f);
+			eval_free(own);
 			fprintf(stderr, "eval: cannot create the search engine\n");
 			return 1;
 		}
 		engine_set_threads(eng, 1);
 		engine_set_level(eng, (int)depth);
 		engine_set_book(eng, NULL, NULL);
+		engine_set_evaluator(eng, own); /* the engine frees it */
+		own = NULL;
 	}
 	uint64_t nodes = 0;
 	char *line = NULL;
@@ -149,6 +154,7 @@ int cli_eval(int argc, char **argv)
 	fclose(f);
 	if (eng)
 		engine_free(eng);
+	eval_free(own);
 	double mae = scored ? abserr / (double)scored : 0;
 	double secs = util_now() - t0;
 	if (json) {

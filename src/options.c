@@ -246,10 +246,12 @@ static void check_named_file(OptionId id, const char *path)
 		return;
 	if (id == OPT_EVAL) {
 		char err[OPTIONS_ERR];
-		if (!eval_load_file(path, err)) {
+		Evaluator *ev = eval_load(path, err);
+		if (!ev) {
 			fprintf(stderr, "emilia: eval: %s\n", err);
 			exit(1);
 		}
+		eval_free(ev);
 	} else if (id == OPT_BOOK && !book_file_missing(path)) {
 		char err[BOOK_ERR];
 		Book *b = book_open(path, err);
@@ -375,10 +377,13 @@ bool options_apply(const Options *o, OptionId id, ProtoEngine *pe, char *err)
 			book_set_randomness(pe->book, (int)options_int(o, OPT_BOOKRANDOM),
 			                    (uint64_t)options_int(o, OPT_SEED));
 		return true;
-	case OPT_EVAL:
-		if (o->value[OPT_EVAL][0] && !eval_load_file(o->value[OPT_EVAL], err))
+	case OPT_EVAL: {
+		Evaluator *ev = NULL; /* "": the built-in weights */
+		if (o->value[OPT_EVAL][0] && !(ev = eval_load(o->value[OPT_EVAL], err)))
 			return false;
+		engine_set_evaluator(e, ev);
 		return true;
+	}
 	case OPT_BOOK:
 	case OPT_USEBOOK:
 		return attach_book(o, pe, err);

@@ -218,13 +218,22 @@ static void solve_line_cb(void *user, char *line, long lineno)
 	solve_line(user, line, lineno);
 }
 
-/* Make the solver's table now (mapped, not written), and say so on stderr
- * when it had to be smaller than asked (never silently solve without one). */
-static void reserve_table(const EndgameOptions *opt)
+/* The tables of this command's solves, kept from one position to the next
+ * (for the program's life: nothing else solves). */
+static EndgameTables *solve_tables;
+
+/* Make the solver's tables now (mapped, not written), and say so on stderr
+ * when the table had to be smaller than asked (never silently solve
+ * without one). */
+static void reserve_table(EndgameOptions *opt)
 {
 	const uint64_t want = opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0;
 	uint64_t got = 0;
-	if (!endgame_reserve_table(want, &got, true) || got >= endgame_table_size_for(want))
+	if (!solve_tables)
+		solve_tables = endgame_tables_new();
+	opt->tables = solve_tables; /* NULL (out of memory): each solve makes its own */
+	if (!solve_tables || !endgame_tables_reserve(solve_tables, want, &got, true)
+	    || got >= endgame_table_size_for(want))
 		return; /* (in use: cannot happen here, nothing else solves) */
 	char size[32];
 	if (got >= (1u << 20))

@@ -40,16 +40,13 @@ static Board random_position(uint64_t *rng, int plies)
 	return b;
 }
 
-/* Restore the embedded weights after a test replaced them. */
-static void restore_builtin(void)
+/* Whether a weights file loads (the evaluator made is freed at once). */
+static bool loads(const char *path, char *err)
 {
-	size_t len;
-	const unsigned char *img = weights_builtin(&len);
-	int16_t *w = malloc(NW * sizeof *w);
-	char err[WEIGHTS_ERR];
-	ck_assert(weights_decode(img, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, w, err));
-	ck_assert(eval_set_weights(w));
-	free(w);
+	Evaluator *e = eval_load(path, err);
+	bool ok = e != NULL;
+	eval_free(e);
+	return ok;
 }
 
 START_TEST(test_feature_set_shape)
@@ -201,8 +198,13 @@ START_TEST(test_weight_file_round_trip)
 	/* through a file and the evaluator: the score is the sum of the weights */
 	const char *path = tmp_path("rt.bin");
 	ck_assert(weights_write_file(path, img, len, err));
-	ck_assert_msg(eval_load_file(path, err), "%s", err);
-	const Evaluator *e = eval_get(8, VARIANT_NORMAL);
+	Evaluator *e = eval_load(path, err);
+	ck_assert_msg(e != NULL, "%s", err);
+	/* the engine's built-in evaluation is not affected */
+	const Evaluator *builtin = eval_get(8, VARIANT_NORMAL);
+	Board start = board_start(8);
+	ck_assert_int_ne(eval_score_fine(e, start.p ^ bit_of(19), start.o),
+	                 eval_score_fine(builtin, start.p ^ bit_of(19), start.o));
 	for (int i = 0; i < 1000; i++) {
 		Board b = random_position(&rng, 1 + (int)(test_rand(&rng) % 59));
 		uint32_t f[PATTERN_FEATURES];
@@ -214,7 +216,7 @@ START_TEST(test_weight_file_round_trip)
 		ck_assert_int_eq(eval_score_fine(e, b.p, b.o), s);
 	}
 	remove(path);
-	restore_builtin();
+	eval_free(e);
 	free(img);
 	free(w);
 	free(back);
@@ -269,7 +271,7 @@ START_TEST(test_weight_file_rejection)
 				img[32 + k] = (unsigned char)(h >> (8 * k));
 		}
 		write_bytes(path, img, n);
-		ck_assert(!eval_load_file(path, err));
+		ck_assert(!loads(path, err));
 		ck_assert_msg(strstr(err, cases[c].what), "case %zu: '%s' lacks '%s'", c, err, cases[c].what);
 		ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
 	}
@@ -280,20 +282,19 @@ START_TEST(test_weight_file_rejection)
 	img[9] = img[10] = img[11] = 0;
 	fix_weights_checksum(img, len);
 	write_bytes(path, img, len);
-	ck_assert(!eval_load_file(path, err));
+	ck_assert(!loads(path, err));
 	ck_assert_msg(strstr(err, "version 1 is from an older Emilia"), "%s", err);
 	ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
-	ck_assert(!eval_load_file("/nonexistent/emilia.bin", err));
+	ck_assert(!loads("/nonexistent/emilia.bin", err));
 	ck_assert(strstr(err, "/nonexistent/emilia.bin"));
 	write_bytes(path, (const unsigned char *)"", 0);
-	ck_assert(!eval_load_file(path, err));
+	ck_assert(!loads(path, err));
 	ck_assert(strstr(err, "magic"));
 	/* the untouched image loads */
 	write_bytes(path, builtin, len);
-	ck_assert_msg(eval_load_file(path, err), "%s", err);
+	ck_assert_msg(loads(path, err), "%s", err);
 	ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
 	remove(path);
-	restore_builtin();
 	free(img);
 }
 END_TEST
@@ -338,10 +339,10 @@ START_TEST(test_weight_range)
 		fix_weights_checksum(img, len);
 		write_bytes(path, img, len);
 		if (cases[c].ok) {
-			ck_assert_msg(eval_load_file(path, err), "case %zu: %s", c, err);
+			ck_assert_msg(loads(path, err), "case %zu: %s", c, err);
 			continue;
 		}
-		ck_assert_msg(!eval_load_file(path, err), "case %zu accepted", c);
+		ck_assert_msg(!loads(path, err), "case %zu accepted", c);
 		snprintf(want, sizeof want, "%s: weight %d out of range -4096..4096 (phase %zu, index %zu)",
 		         path, cases[c].v, cases[c].index / PATTERN_WEIGHTS, cases[c].index % PATTERN_WEIGHTS);
 		ck_assert_str_eq(err, want);
@@ -353,7 +354,7 @@ START_TEST(test_weight_range)
 		put_weight(img, i, i & 1 ? -32767 : 32767);
 	fix_weights_checksum(img, len);
 	write_bytes(path, img, len);
-	ck_assert(!eval_load_file(path, err));
+	ck_assert(!loads(path, err));
 	snprintf(want, sizeof want, "%s: weight 32767 out of range -4096..4096 (phase 0, index 0)", path);
 	ck_assert_str_eq(err, want);
 	/* encoding clamps */
@@ -374,7 +375,6 @@ START_TEST(test_weight_range)
 	free(w);
 	free(back);
 	remove(path);
-	restore_builtin();
 	free(img);
 }
 END_TEST
@@ -388,7 +388,7 @@ START_TEST(test_weight_file_fifo)
 	unlink(fifo);
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	alarm(20);
-	ck_assert(!eval_load_file(fifo, err));
+	ck_assert(!loads(fifo, err));
 	alarm(0);
 	snprintf(want, sizeof want, "%s: not a regular file", fifo);
 	ck_assert_str_eq(err, want);
@@ -396,7 +396,7 @@ START_TEST(test_weight_file_fifo)
 	ck_assert_ptr_null(weights_read_file(fifo, 1 << 20, &len, err));
 	ck_assert_str_eq(err, want);
 	unlink(fifo);
-	ck_assert(!eval_load_file("/tmp", err));
+	ck_assert(!loads("/tmp", err));
 	ck_assert_str_eq(err, "/tmp: not a regular file");
 }
 END_TEST

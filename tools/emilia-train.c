@@ -138,6 +138,24 @@ static void die(const char *msg)
 	exit(1);
 }
 
+/* The weights the searches and reports of this run use: those of
+ * --search-eval, then of the fit (or --eval-only); NULL: the built-in
+ * ones. */
+static Evaluator *run_weights;
+
+static void use_weights(Evaluator *ev)
+{
+	if (!ev)
+		die("out of memory");
+	eval_free(run_weights);
+	run_weights = ev;
+}
+
+static const Evaluator *weights_8x8(void)
+{
+	return run_weights ? run_weights : eval_get(8, VARIANT_NORMAL);
+}
+
 static void *xcalloc(size_t n, size_t s)
 {
 	void *p = calloc(n, s);
@@ -379,9 +397,10 @@ static void *solve_worker(void *arg)
 {
 	SolveJob *j = arg;
 	EndgameOptions eo = endgame_default_options();
-	/* a small table: each thread solves its own positions, and a large
-	 * private table would be allocated and cleared for every solve */
+	/* each thread solves its own positions with its own small tables */
 	eo.hash_mb = 16;
+	if (!(eo.tables = endgame_tables_new()))
+		die("out of memory");
 	for (;;) {
 		size_t i = atomic_fetch_add(&j->next, 1);
 		if (i >= j->n)
@@ -390,6 +409,7 @@ static void *solve_worker(void *arg)
 		EndgameResult r = endgame_solve(b, &eo);
 		j->score[i] = (int8_t)r.score;
 	}
+	endgame_tables_free(eo.tables);
 	return NULL;
 }
 
@@ -497,7 +517,7 @@ static void *search_worker(void *arg)
 {
 	SearchJob *j = arg;
 	LabelSearcher se;
-	if (!label_searcher_init(&se))
+	if (!label_searcher_init(&se, run_weights))
 		die("out of memory");
 	for (;;) {
 		size_t i = atomic_fetch_add(&j->next, 1);
@@ -528,8 +548,10 @@ static void search_labels(const Options *o, Set *s)
 			die(err);
 		tag = (uint32_t)weights_checksum(img, len);
 		free(img);
-		if (!eval_load_file(o->search_eval, err))
+		Evaluator *ev = eval_load(o->search_eval, err);
+		if (!ev)
 			die(err);
+		use_weights(ev);
 	} else {
 		const unsigned char *img = weights_builtin(&len);
 		tag = (uint32_t)weights_checksum(img, len);
@@ -874,7 +896,7 @@ static void train(const Options *o, Set *s, int16_t *out)
 
 static void report(const char *name, const Set *s, FILE *rep)
 {
-	const Evaluator *ev = eval_get(8, VARIANT_NORMAL);
+	const Evaluator *ev = weights_8x8();
 	double err[PATTERN_PHASES] = { 0 }, err24 = 0, ex[PATTERN_PHASES] = { 0 };
 	long cnt[PATTERN_PHASES] = { 0 }, n24 = 0, nex[PATTERN_PHASES] = { 0 };
 	for (size_t i = 0; i < s->cap; i++) {
@@ -916,7 +938,7 @@ static void report(const char *name, const Set *s, FILE *rep)
 static void report_empties(const Options *o, const char *name, Set *s, FILE *rep)
 {
 	enum { LO = 10, HI = 30 };
-	const Evaluator *ev = eval_get(8, VARIANT_NORMAL);
+	const Evaluator *ev = weights_8x8();
 	double err[HI + 1] = { 0 }, serr[4][HI + 1] = { { 0 } };
 	long cnt[HI + 1] = { 0 }, scnt[HI + 1] = { 0 };
 	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
@@ -1037,6 +1059,8 @@ static int fit_hand(int npos, int size, Variant v, int lo, int hi, uint64_t seed
 	EndgameOptions eo = endgame_default_options();
 	eo.size = size;
 	eo.variant = v;
+	if (!(eo.tables = endgame_tables_new()))
+		die("out of memory");
 	uint64_t rng = mix(seed + 1);
 	double (*x)[HAND_NF] = xcalloc((size_t)npos, sizeof *x);
 	int *y = xcalloc((size_t)npos, sizeof *y), *cur = xcalloc((size_t)npos, sizeof *cur);
@@ -1102,6 +1126,7 @@ static int fit_hand(int npos, int size, Variant v, int lo, int hi, uint64_t seed
 	free(x);
 	free(y);
 	free(cur);
+	endgame_tables_free(eo.tables);
 	return 0;
 }
 
@@ -1138,7 +1163,7 @@ static int write_placeholder(const char *path)
  * (sum of scores) must be the same on every build. */
 static int speed(long n)
 {
-	const Evaluator *ev = eval_get(8, VARIANT_NORMAL);
+	const Evaluator *ev = weights_8x8();
 	enum { NPOS = 1 << 16 };
 	Board *pos = xcalloc(NPOS, sizeof *pos);
 	uint64_t rng = 42;
@@ -1403,8 +1428,10 @@ int main(int argc, char **argv)
 	char err[WEIGHTS_ERR];
 	solve_labels(&o, &test_set, 1, o.solve, (size_t)o.max_solve);
 	if (o.eval_only) {
-		if (!eval_load_file(o.eval_only, err))
+		Evaluator *ev = eval_load(o.eval_only, err);
+		if (!ev)
 			die(err);
+		use_weights(ev);
 	} else {
 		solve_labels(&o, &train_set, 1, o.solve, (size_t)o.max_solve);
 		solve_labels(&o, &train_set, o.mid_lo, o.mid_hi, (size_t)o.max_mid);
@@ -1430,8 +1457,7 @@ int main(int argc, char **argv)
 			die(err);
 		fprintf(stderr, "wrote %s (%zu bytes) after %.0f s\n", o.out, len, util_now() - t0);
 		free(img);
-		if (!eval_set_weights(w))
-			die("out of memory");
+		use_weights(eval_new(w));
 		free(w);
 	}
 	FILE *rep = o.report ? fopen(o.report, "w") : NULL;

@@ -138,11 +138,12 @@ static void game_positions(const WthorGame *w, Board pos[61], bool has[61])
 	}
 }
 
-static int solve_exact(Board b)
+static int solve_exact(EndgameTables *tables, Board b)
 {
 	EndgameOptions eo = endgame_default_options();
 	eo.threads = 1;
 	eo.hash_mb = 16;
+	eo.tables = tables;
 	return endgame_solve(b, &eo).score;
 }
 
@@ -163,22 +164,28 @@ typedef struct Chunk {
 	Task *tasks;
 	size_t ntasks;
 	_Atomic size_t next;
+	const Evaluator *ev;     /* the search's weights (NULL: built in) */
 	uint8_t *bytes;
 	double t0, spent;
 	long written, skipped, positions;
 	bool stopped, failed;
 } Chunk;
 
-bool label_searcher_init(LabelSearcher *s)
+bool label_searcher_init(LabelSearcher *s, const Evaluator *ev)
 {
 	if (!tt_init(&s->tt, 4))
 		return false;
 	s->t = calloc(1, sizeof *s->t);
-	if (!s->t) {
+	s->eg = endgame_tables_new();
+	if (!s->t || !s->eg) {
+		free(s->t);
+		endgame_tables_free(s->eg);
 		tt_free(&s->tt);
 		return false;
 	}
 	search_shared_init(&s->sh, &s->tt, 8, VARIANT_NORMAL);
+	if (ev)
+		s->sh.ev = ev;
 	s->sh.threads = s->t;
 	s->sh.nthreads = 1;
 	search_thread_init(s->t, &s->sh, 0);
@@ -197,13 +204,14 @@ int label_searcher_value(LabelSearcher *s, Board b, int depth)
 
 void label_searcher_free(LabelSearcher *s)
 {
+	endgame_tables_free(s->eg);
 	free(s->t);
 	tt_free(&s->tt);
 }
 
 int label_value(LabelSearcher *s, Board b, int depth)
 {
-	return depth ? label_searcher_value(s, b, depth) : solve_exact(b);
+	return depth ? label_searcher_value(s, b, depth) : solve_exact(s->eg, b);
 }
 
 static void *label_worker(void *arg)
@@ -211,7 +219,7 @@ static void *label_worker(void *arg)
 	Chunk *c = arg;
 	const int depth = c->job->depth;
 	LabelSearcher se;
-	if (depth && !label_searcher_init(&se)) {
+	if (!label_searcher_init(&se, c->ev)) {
 		fprintf(stderr, "labels: out of memory\n");
 		exit(1);
 	}
@@ -221,8 +229,7 @@ static void *label_worker(void *arg)
 			break;
 		c->bytes[c->tasks[i].slot] = (uint8_t)(label_value(&se, c->tasks[i].b, depth) + 64);
 	}
-	if (depth)
-		label_searcher_free(&se);
+	label_searcher_free(&se);
 	return NULL;
 }
 
@@ -417,11 +424,13 @@ int labels_make(const LabelJob *job)
 		unsigned char *img = NULL;
 		const unsigned char *w;
 		if (job->eval) {
-			if (!(img = weights_read_file(job->eval, 64u << 20, &len, err)) || !eval_load_file(job->eval, err)) {
+			Evaluator *ev = NULL;
+			if (!(img = weights_read_file(job->eval, 64u << 20, &len, err)) || !(ev = eval_load(job->eval, err))) {
 				fprintf(stderr, "labels: %s\n", err);
 				free(img);
 				return 1;
 			}
+			c.ev = ev;
 			w = img;
 		} else {
 			w = weights_builtin(&len);
@@ -440,6 +449,7 @@ int labels_make(const LabelJob *job)
 	        c.written, c.positions, c.spent, c.skipped, c.stopped ? "; stopped by the time limit" : "");
 	free(c.games);
 	free(c.present);
+	eval_free((Evaluator *)c.ev);
 	return c.failed ? 1 : 0;
 }
 

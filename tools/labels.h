@@ -39,6 +39,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "endgame.h"
 #include "search.h"
 #include "tt.h"
 #include "wthor.h"
@@ -115,16 +116,19 @@ int labels_make(const LabelJob *job);
 
 /* The backward-induction search (method dD-XXXXXXXX above), one per
  * thread: iterative deepening 1..depth, its 4 MiB table cleared before
- * every position, no ProbCut, the evaluator's current weights.  The value
+ * every position, no ProbCut, the searcher's weights.  The value
  * depends on the position, the depth and the weights only.  emilia-train's
  * --search-mid labels use it too. */
 typedef struct LabelSearcher {
+	EndgameTables *eg;  /* the exact labels' solver tables */
 	TT tt;
 	SearchShared sh;
 	SearchThread *t;
 } LabelSearcher;
 
-bool label_searcher_init(LabelSearcher *s);   /* false when out of memory */
+/* ev: the weights to search with (NULL: the built-in ones), which must
+ * outlive the searcher; false when out of memory. */
+bool label_searcher_init(LabelSearcher *s, const Evaluator *ev);
 /* The label of one position: exact (depth 0: the solver, 1 thread, a 16
  * MiB table) or the search value of label_searcher_value (s is then an
  * initialised searcher). */

@@ -17,6 +17,8 @@
 struct Worker {
 	WorkerConfig cfg;
 	BookEngines book;
+	Evaluator *ev;         /* label: the search's weights (NULL: built in) */
+	EndgameTables *eg;     /* solve: the solver's tables */
 	bool failed_once;
 	/* the chunk in progress (label, book: threads take items in turn) */
 	const MpiItem *items;
@@ -41,10 +43,15 @@ Worker *worker_new(const WorkerConfig *cfg, char *err)
 	char e[256] = "";
 	switch (cfg->job) {
 	case MPIJOB_SOLVE:
-		endgame_reserve_table(cfg->hash_mb > 0 ? (uint64_t)cfg->hash_mb << 20 : 0, NULL, true);
+		if (!(w->eg = endgame_tables_new())) {
+			snprintf(err, MPIWORK_ERR, "out of memory");
+			free(w);
+			return NULL;
+		}
+		endgame_tables_reserve(w->eg, cfg->hash_mb > 0 ? (uint64_t)cfg->hash_mb << 20 : 0, NULL, true);
 		break;
 	case MPIJOB_LABEL:
-		if (cfg->eval && !eval_load_file(cfg->eval, e)) {
+		if (cfg->eval && !(w->ev = eval_load(cfg->eval, e))) {
 			snprintf(err, MPIWORK_ERR, "%.190s", e);
 			free(w);
 			return NULL;
@@ -70,6 +77,8 @@ void worker_free(Worker *w)
 		return;
 	if (w->cfg.job == MPIJOB_BOOK)
 		book_engines_free(&w->book);
+	eval_free(w->ev);
+	endgame_tables_free(w->eg);
 	free(w);
 }
 
@@ -83,8 +92,8 @@ static void *item_thread(void *arg)
 	ThreadArg *a = arg;
 	Worker *w = a->w;
 	LabelSearcher se;
-	bool searcher = w->cfg.job == MPIJOB_LABEL && w->items[0].param > 0;
-	if (searcher && !label_searcher_init(&se)) {
+	bool searcher = w->cfg.job == MPIJOB_LABEL;
+	if (searcher && !label_searcher_init(&se, w->ev)) {
 		atomic_store(&w->bad, true);
 		return NULL;
 	}
@@ -157,6 +166,7 @@ bool worker_run(Worker *w, const MpiItem *items, size_t n, MpiResult *out, char 
 			EndgameOptions eo = endgame_default_options();
 			eo.threads = w->cfg.threads;
 			eo.hash_mb = w->cfg.hash_mb;
+			eo.tables = w->eg;
 			eo.wld = items[i].param != 0;
 			Board b = { items[i].p, items[i].o };
 			EndgameResult r = endgame_solve(b, &eo);
