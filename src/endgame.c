@@ -75,6 +75,7 @@
 #include "eval.h"
 #include "splitpool.h"
 #include "util.h"
+#include "workers.h"
 
 enum {
 	EG_SHALLOW_MAX = 5,       /* nodes with <= this many empties: no table */
@@ -215,6 +216,7 @@ typedef struct Shared {
 	int sel;                        /* probable-cut level (EG_SEL_EXACT: none); set between root searches */
 	atomic_bool stop;               /* user stop or abort: everyone unwinds */
 	atomic_bool *user_stop;
+	double deadline;                /* util_now() time to stop at; 0: none */
 	/* progress (main thread only) */
 	void (*progress)(void *user, int depth_or_bound, uint64_t nodes, double elapsed);
 	void *progress_user;
@@ -334,6 +336,11 @@ static void eg_poll(Searcher *s)
 	 * for a helper's long subtree */
 	if (sh->user_stop && atomic_load_explicit(sh->user_stop, memory_order_relaxed))
 		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+	if (sh->deadline > 0 && util_now() >= sh->deadline) {
+		atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
+		if (sh->user_stop)
+			atomic_store_explicit(sh->user_stop, true, memory_order_relaxed);
+	}
 	if (s->id != 0)
 		return;
 	if (sh->progress || sh->progress_root) {
@@ -769,11 +776,16 @@ static void eg_sp_work(void *thread, SplitNode *node)
 	s->sp = prev;
 }
 
-static void *eg_helper(void *arg)
+static void eg_helper(void *arg)
 {
 	Searcher *s = arg;
 	split_pool_helper(&s->sh->pool, s);
 	atomic_store_explicit(&s->published, s->nodes, memory_order_relaxed);
+}
+
+static void *eg_helper_thread(void *arg)
+{
+	eg_helper(arg);
 	return NULL;
 }
 
@@ -1252,6 +1264,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	sh.features = opt->features ? opt->features : ENDGAME_F_ALL;
 	sh.sel = EG_SEL_EXACT;
 	sh.user_stop = opt->stop;
+	sh.deadline = opt->deadline;
 	sh.progress = opt->progress;
 	sh.progress_user = opt->progress_user;
 	sh.progress_root = opt->progress_root;
@@ -1318,11 +1331,19 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		atomic_init(&threads[i].published, 0);
 	}
 	split_pool_init(&sh.pool, eg_sp_work);
+	/* the helpers: the caller's workers, else threads made for this solve */
 	int started = 1;
-	for (int i = 1; i < nthreads; i++) {
-		if (pthread_create(&threads[i].thread, NULL, eg_helper, &threads[i]) != 0)
-			break;
-		started++;
+	if (opt->workers && nthreads > 1) {
+		void *args[EG_MAX_THREADS];
+		for (int i = 1; i < nthreads; i++)
+			args[i - 1] = &threads[i];
+		started += workers_start(opt->workers, nthreads - 1, eg_helper, args);
+	} else {
+		for (int i = 1; i < nthreads; i++) {
+			if (pthread_create(&threads[i].thread, NULL, eg_helper_thread, &threads[i]) != 0)
+				break;
+			started++;
+		}
 	}
 
 	Searcher *s = &threads[0];
@@ -1343,8 +1364,11 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	res.aborted = atomic_load(&sh.stop);
 
 	split_pool_quit(&sh.pool);
-	for (int i = 1; i < started; i++)
-		pthread_join(threads[i].thread, NULL);
+	if (opt->workers)
+		workers_wait(opt->workers);
+	else
+		for (int i = 1; i < started; i++)
+			pthread_join(threads[i].thread, NULL);
 	for (int i = 0; i < started; i++)
 		res.nodes += threads[i].nodes;
 	split_pool_destroy(&sh.pool);

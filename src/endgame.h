@@ -32,6 +32,10 @@ typedef struct EndgameOptions {
 	uint64_t hash_bytes;   /* the same in bytes, used instead when not 0 (an
 	                        * engine's share of its --hash: engine.h) */
 	atomic_bool *stop;     /* external stop request, or NULL */
+	double deadline;       /* util_now() time at which the solve stops (and
+	                        * raises *stop); 0: none */
+	struct Workers *workers; /* threads for the helpers (workers.h), kept by
+	                        * the caller; NULL: threads made for this solve */
 	EndgameTables *tables; /* the tables to solve with, kept between solves (an
 	                        * engine's); NULL: tables made for this solve alone */
 	const Evaluator *eval; /* evaluation for move ordering; NULL: the built-in

@@ -6,22 +6,23 @@
  * multi-PV, the book hook.
  *
  * Threads: the calling thread is search thread 0 and drives the
- * iterations, the clock and the reports; helpers 1..N-1 wait in the
- * search's split-point pool (search_helper_loop, Young Brothers Wait, see
- * search.h) and work under thread 0's nodes, sharing one transposition
- * table.  Every thread polls the same atomic stop flag; thread 0 raises
- * it and closes the pool when it is done and returns at once (a helper
- * that waits for a core, on a loaded machine, must not delay the move);
- * the helpers are joined by engine_join() at the start of the next call
- * that touches the table or the threads (engine_search, engine_new_game,
- * engine_set_hash_mb, engine_free).
+ * iterations, the clock and the reports; helpers 1..N-1 are the engine's
+ * workers (workers.h: made by the first search that needs them, then
+ * kept), which wait in the search's split-point pool (search_helper_loop,
+ * Young Brothers Wait, see search.h) and work under thread 0's nodes,
+ * sharing one transposition table.  Every thread polls the same atomic
+ * stop flag; thread 0 raises it and closes the pool when it is done and
+ * returns at once (a helper that waits for a core, on a loaded machine,
+ * must not delay the move); engine_join() waits for the helpers at the
+ * start of the next call that touches the table or the threads
+ * (engine_search, engine_new_game, engine_set_hash_mb, engine_free).
  *
  * Hand-over to the endgame solver (endgame.h): the exact iteration of a
  * single-line search (no multi-PV, no random choice) is done by
  * endgame_solve_window() with all the threads: the midgame helpers leave
- * the pool first, and a watchdog thread raises the stop flag at the
- * hard deadline since the solver only polls that flag.  Multi-PV and the
- * random levels need the exact score of several moves and solve with the
+ * the pool first and the same workers become the solver's helpers; the
+ * solver stops itself at the hard deadline.  Multi-PV and the random
+ * levels need the exact score of several moves and solve with the
  * midgame search run to the end instead.
  */
 #include <pthread.h>
@@ -35,6 +36,7 @@
 #include "timeman.h"
 #include "tt.h"
 #include "util.h"
+#include "workers.h"
 
 /* In timed play the exact solve starts once the midgame depth is within
  * this many plies of the end. */
@@ -51,8 +53,6 @@
 /* Untimed Hard plays as this numeric level. */
 #define ENGINE_HARD_UNTIMED_LEVEL 16
 
-struct EngineHelper;
-
 struct Engine {
 	/* search_lock is held by engine_search() for its whole run and by the
 	 * calls that replace or clear the table (after stopping the search);
@@ -62,13 +62,13 @@ struct Engine {
 	pthread_mutex_t opt_lock;
 	TT tt;
 	EndgameTables *eg;  /* the solver's tables */
-	/* search threads, kept between searches: helpers still unwinding
-	 * after engine_search() returned are joined by engine_join() before
-	 * anything touches the table or the threads again */
+	/* the helper threads, made once and kept (workers.h); helpers still
+	 * unwinding after engine_search() returned are waited for by
+	 * engine_join() before anything touches the table or the threads
+	 * again */
+	Workers *workers;
 	SearchThread *threads;
 	int threads_alloc;
-	struct EngineHelper *helpers;
-	int pending;
 	bool use_solver;
 	int midgame_sel;
 	int hash_mb;        /* the table budget (tt + the solver's share); under search_lock */
@@ -92,11 +92,6 @@ typedef struct EnginePlan {
 	int sel;            /* ProbCut level of the midgame iterations */
 	int random_margin;  /* Easy/Normal: play any move this close to the best; < 0 = best */
 } EnginePlan;
-
-typedef struct EngineHelper {
-	SearchThread *t;
-	pthread_t tid;
-} EngineHelper;
 
 /* The default ProbCut level of midgame iterations (87 %). */
 #define ENGINE_MIDGAME_SEL 1
@@ -186,10 +181,10 @@ Engine *engine_new(void)
 		return NULL;
 	}
 	e->threads = calloc(1, sizeof *e->threads);
-	e->helpers = calloc(1, sizeof *e->helpers);
-	if (!e->threads || !e->helpers) {
+	e->workers = workers_new();
+	if (!e->threads || !e->workers) {
 		free(e->threads);
-		free(e->helpers);
+		workers_free(e->workers);
 		tt_free(&e->tt);
 		endgame_tables_free(e->eg);
 		free(e);
@@ -209,12 +204,10 @@ Engine *engine_new(void)
 	return e;
 }
 
-/* Join the helpers of the last search (they were told to stop). */
+/* Wait for the helpers of the last search (they were told to stop). */
 static void engine_join(Engine *e)
 {
-	for (int i = 0; i < e->pending; i++)
-		pthread_join(e->helpers[i].tid, NULL);
-	e->pending = 0;
+	workers_wait(e->workers);
 }
 
 void engine_free(Engine *e)
@@ -227,9 +220,9 @@ void engine_free(Engine *e)
 	pthread_mutex_unlock(&e->search_lock);
 	pthread_mutex_destroy(&e->search_lock);
 	pthread_mutex_destroy(&e->opt_lock);
+	workers_free(e->workers);
 	search_pool_destroy(&e->sh);
 	free(e->threads);
-	free(e->helpers);
 	util_prefault_stop(&e->prefault);
 	tt_free(&e->tt);
 	endgame_tables_free(e->eg);
@@ -435,30 +428,8 @@ static bool engine_iteration(const EnginePlan *pl, int d, int empties, int *dept
 	return true;
 }
 
-typedef struct EngineWatchdog {
-	SearchShared *sh;
-	atomic_bool done;
-	pthread_t tid;
-} EngineWatchdog;
-
-/* Raise the stop flag at the hard deadline while the solver runs. */
-static void *engine_watchdog_main(void *arg)
-{
-	EngineWatchdog *w = arg;
-	const struct timespec ms = { 0, 500000 };
-	while (!atomic_load(&w->done)) {
-		if (util_now() >= w->sh->hard_deadline) {
-			atomic_store(&w->sh->stop, true);
-			break;
-		}
-		nanosleep(&ms, NULL);
-	}
-	return NULL;
-}
-
-/* The endgame module's solve of g with the engine's table share and stop
- * flag, `threads` threads, and a watchdog thread that raises the stop flag
- * at the hard deadline (the solver only polls that flag). */
+/* The endgame module's solve of g with the engine's tables, weights,
+ * workers, stop flag and hard deadline, on `threads` threads. */
 static EndgameResult engine_endgame(Engine *e, const Game *g, bool wld, int threads)
 {
 	SearchShared *sh = &e->sh;
@@ -471,16 +442,9 @@ static EndgameResult engine_endgame(Engine *e, const Game *g, bool wld, int thre
 	o.stop = &sh->stop;
 	o.tables = e->eg;
 	o.eval = sh->ev;
-	EngineWatchdog w;
-	w.sh = sh;
-	atomic_init(&w.done, false);
-	bool dog = sh->hard_deadline > 0 && pthread_create(&w.tid, NULL, engine_watchdog_main, &w) == 0;
-	EndgameResult r = endgame_solve_window(g->board, &o, -65, 65);
-	if (dog) {
-		atomic_store(&w.done, true);
-		pthread_join(w.tid, NULL);
-	}
-	return r;
+	o.workers = e->workers;
+	o.deadline = sh->hard_deadline;
+	return endgame_solve_window(g->board, &o, -65, 65);
 }
 
 /* Exact solve of the root by the endgame module; false when it was
@@ -508,11 +472,9 @@ static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, in
 	return true;
 }
 
-static void *engine_helper_main(void *arg)
+static void engine_helper_main(void *arg)
 {
-	EngineHelper *h = arg;
-	search_helper_loop(h->t);
-	return NULL;
+	search_helper_loop(arg);
 }
 
 /* One call of engine_search() (or engine_solve_game()) across its phases:
@@ -572,16 +534,10 @@ static void run_prepare(EngineRun *r)
 	r->empties = game_empties(r->g);
 	if (e->threads_alloc < want_threads) {
 		SearchThread *nt = calloc((size_t)want_threads, sizeof *nt);
-		struct EngineHelper *nh = calloc((size_t)want_threads, sizeof *nh);
-		if (nt && nh) {
+		if (nt) {
 			free(e->threads);
-			free(e->helpers);
 			e->threads = nt;
-			e->helpers = nh;
 			e->threads_alloc = want_threads;
-		} else {
-			free(nt);
-			free(nh);
 		}
 	}
 	r->nthreads = want_threads <= e->threads_alloc ? want_threads : e->threads_alloc;
@@ -671,13 +627,10 @@ static void run_plan(EngineRun *r)
 	if (r->multipv > r->n)
 		r->multipv = r->n;
 	engine_fill_info(&r->res, &r->rm[0], 0, r->plan.sel, false, sh, r->start);
-	r->nhelpers = 0;
-	for (int i = 1; i < r->nthreads; i++) {
-		EngineHelper *h = &r->e->helpers[r->nhelpers];
-		h->t = &r->e->threads[i];
-		if (pthread_create(&h->tid, NULL, engine_helper_main, h) == 0)
-			r->nhelpers++;
-	}
+	void *args[SEARCH_MAX_THREADS];
+	for (int i = 1; i < r->nthreads; i++)
+		args[i - 1] = &r->e->threads[i];
+	r->nhelpers = workers_start(r->e->workers, r->nthreads - 1, engine_helper_main, args);
 	r->res_sel = SEARCH_SEL_NONE;
 	r->solver_nodes = 0;
 }
@@ -688,8 +641,7 @@ static bool run_solve(EngineRun *r, int depth, int sel)
 {
 	SearchShared *sh = &r->e->sh;
 	search_pool_quit(sh);
-	for (int i = 0; i < r->nhelpers; i++)
-		pthread_join(r->e->helpers[i].tid, NULL);
+	workers_wait(r->e->workers);
 	r->nhelpers = 0;
 	if (!engine_solve(r->e, r->g, r->rm, r->n, r->nthreads, &r->solver_nodes))
 		return false;
@@ -797,7 +749,6 @@ static void run_iterate(EngineRun *r)
 	 * before the next use of the table or the threads */
 	atomic_store(&sh->stop, true);
 	search_pool_quit(sh);
-	r->e->pending = r->nhelpers;
 	atomic_store_explicit(&r->t0->nodes_pub, r->t0->nodes, memory_order_relaxed);
 }
 

@@ -1,0 +1,268 @@
+/*
+ * test_engine_core.c - what an engine owns: its weights, its tables and
+ * its threads.  Two engines in one process give what two processes give;
+ * no thread is created per move once the first search has run; the
+ * process's resident memory follows --hash.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "engine.h"
+#include "eval.h"
+#include "patterns.h"
+#include "text.h"
+#include "weights.h"
+
+/* ---- every thread the process creates is counted --------------------- */
+
+static atomic_int threads_created;
+
+/* This definition in the test program comes before the C library's for
+ * every call in the process, the library's own included. */
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
+{
+	static int (*real)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "pthread_create");
+	atomic_fetch_add(&threads_created, 1);
+	return real(t, a, fn, arg);
+}
+
+static EngineLimits depth_limits(int depth)
+{
+	EngineLimits l;
+	memset(&l, 0, sizeof l);
+	l.time_left = -1;
+	l.depth = depth;
+	return l;
+}
+
+static void game_from(Game *g, const char *moves)
+{
+	char err[TEXT_ERR];
+	game_init(g, 8, VARIANT_NORMAL);
+	ck_assert_msg(text_apply_transcript(g, moves, err), "%s", err);
+}
+
+static void game_obf(Game *g, const char *obf)
+{
+	ObfPosition pos;
+	char err[TEXT_ERR];
+	ck_assert_msg(text_parse_obf(obf, 8, &pos, err), "%s", err);
+	game_init(g, 8, VARIANT_NORMAL);
+	game_set(g, pos.board, pos.side);
+}
+
+static const char *const MID1 = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8";
+static const char *const MID2 = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6";
+/* FFO #40, 20 empties: A2 +38 */
+static const char *const FFO40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+/* FFO #41, 22 empties: H4 +0 */
+static const char *const FFO41 = "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X";
+
+/* After the first search, the engine's searches and solves create no
+ * thread: the helpers are kept (midgame iterations, the solver's exact
+ * iteration with threads, engine_solve_game, timed searches). */
+START_TEST(core_no_thread_per_move)
+{
+	Engine *e = engine_new();
+	ck_assert(e != NULL);
+	engine_set_threads(e, 2);
+	ck_assert(engine_set_hash_mb(e, 16));
+	Game mid, end;
+	game_from(&mid, MID2);
+	game_obf(&end, FFO40);
+	EngineLimits lim = depth_limits(8);
+	EngineInfo r = engine_search(e, &mid, &lim, NULL, NULL);
+	ck_assert(game_moves(&mid) & bit_of(r.move));
+	const int after_first = atomic_load(&threads_created);
+	ck_assert_int_ge(after_first, 1); /* the helper (the count works) */
+	for (int i = 0; i < 3; i++) {
+		lim = depth_limits(7 + i);
+		r = engine_search(e, &mid, &lim, NULL, NULL);
+		ck_assert(game_moves(&mid) & bit_of(r.move));
+		/* the exact iteration by the solver, with both threads */
+		lim = depth_limits(20);
+		r = engine_search(e, &end, &lim, NULL, NULL);
+		ck_assert_int_eq(r.score, 38);
+		ck_assert(r.exact);
+		EngineInfo s = engine_solve_game(e, &end, i == 1, NULL);
+		ck_assert_int_eq(s.score, i == 1 ? 1 : 38);
+		/* a clocked search (the hard deadline is the solver's own) */
+		EngineLimits clock = { .time_left = -1, .movetime = 0.05 };
+		r = engine_search(e, &end, &clock, NULL, NULL);
+		ck_assert(game_moves(&end) & bit_of(r.move));
+		engine_new_game(e);
+	}
+	ck_assert_int_eq(atomic_load(&threads_created), after_first);
+	engine_free(e);
+}
+END_TEST
+
+/* ---- two engines in one process ---------------------------------------- */
+
+/* Weights unlike the built-in ones: each weight scaled by 3/4 plus a
+ * pseudo-random +-8. */
+static Evaluator *other_weights(void)
+{
+	const size_t nw = (size_t)PATTERN_PHASES * PATTERN_WEIGHTS;
+	int16_t *w = malloc(nw * sizeof *w);
+	ck_assert(w != NULL);
+	size_t len;
+	const unsigned char *img = weights_builtin(&len);
+	char err[WEIGHTS_ERR];
+	ck_assert_msg(weights_decode(img, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, w, err), "%s",
+	              err);
+	uint64_t rng = 5;
+	for (size_t i = 0; i < nw; i++)
+		w[i] = (int16_t)(w[i] * 3 / 4 + (int)(test_rand(&rng) % 17) - 8);
+	Evaluator *ev = eval_new(w);
+	free(w);
+	ck_assert(ev != NULL);
+	return ev;
+}
+
+/* What a test engine does; the results compared. */
+typedef struct CoreResult {
+	int move[3], score[3], depth[3], pvlen[3];
+	int pv[3][ENGINE_MAX_PV];
+	uint64_t nodes[3];
+} CoreResult;
+
+typedef struct CoreEngine {
+	int threads, hash_mb;
+	bool weights;        /* other_weights() instead of the built-in ones */
+	CoreResult res;
+} CoreEngine;
+
+static void core_record(CoreResult *c, int i, const EngineInfo *r)
+{
+	c->move[i] = r->move;
+	c->score[i] = r->score;
+	c->depth[i] = r->depth;
+	c->pvlen[i] = r->pvlen;
+	memcpy(c->pv[i], r->pv, sizeof r->pv);
+	c->nodes[i] = r->nodes;
+}
+
+/* A midgame search at depth 11, an endgame search at depth 14 (ProbCut
+ * on), an exact solve of 22 empties. */
+static void *core_engine_run(void *arg)
+{
+	CoreEngine *ce = arg;
+	Engine *e = engine_new();
+	ck_assert(e != NULL);
+	engine_set_threads(e, ce->threads);
+	ck_assert(engine_set_hash_mb(e, ce->hash_mb));
+	if (ce->weights)
+		engine_set_evaluator(e, other_weights());
+	memset(&ce->res, 0, sizeof ce->res);
+	Game g;
+	game_from(&g, MID1);
+	EngineLimits lim = depth_limits(11);
+	EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
+	core_record(&ce->res, 0, &r);
+	game_obf(&g, FFO41);
+	lim = depth_limits(14);
+	engine_set_solver(e, false);
+	r = engine_search(e, &g, &lim, NULL, NULL);
+	core_record(&ce->res, 1, &r);
+	engine_set_solver(e, true);
+	r = engine_solve_game(e, &g, false, NULL);
+	core_record(&ce->res, 2, &r);
+	engine_free(e);
+	return NULL;
+}
+
+/* The engine alone in a child process. */
+static CoreResult core_alone(const CoreEngine *spec)
+{
+	int fd[2];
+	ck_assert_int_eq(pipe(fd), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		CoreEngine ce = *spec;
+		core_engine_run(&ce);
+		ssize_t n = write(fd[1], &ce.res, sizeof ce.res);
+		_exit(n == (ssize_t)sizeof ce.res ? 0 : 1);
+	}
+	close(fd[1]);
+	CoreResult c;
+	size_t got = 0;
+	while (got < sizeof c) {
+		ssize_t n = read(fd[0], (char *)&c + got, sizeof c - got);
+		ck_assert_int_gt(n, 0);
+		got += (size_t)n;
+	}
+	close(fd[0]);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return c;
+}
+
+/* Single-threaded engines: everything equal, nodes included.  With
+ * threads the node counts and a heuristic search's value depend on the
+ * schedule: only the exact solve's value is compared. */
+static void core_assert_same(const CoreResult *a, const CoreResult *b, bool threads, const char *who)
+{
+	for (int i = threads ? 2 : 0; i < 3; i++) {
+		ck_assert_msg(a->score[i] == b->score[i], "%s, search %d: score %d alone, %d together", who, i,
+		              a->score[i], b->score[i]);
+		ck_assert_int_eq(a->depth[i], b->depth[i]);
+		if (threads)
+			continue; /* the solve's move: any of equal value */
+		ck_assert_msg(a->move[i] == b->move[i], "%s, search %d: move %d alone, %d together", who, i, a->move[i],
+		              b->move[i]);
+		ck_assert_msg(a->nodes[i] == b->nodes[i], "%s, search %d: %llu nodes alone, %llu together", who, i,
+		              (unsigned long long)a->nodes[i], (unsigned long long)b->nodes[i]);
+		ck_assert_int_eq(a->pvlen[i], b->pvlen[i]);
+		ck_assert_int_eq(memcmp(a->pv[i], b->pv[i], sizeof(int) * (size_t)a->pvlen[i]), 0);
+	}
+}
+
+START_TEST(core_two_engines_as_two_processes)
+{
+	CoreEngine spec[3] = {
+		{ .threads = 1, .hash_mb = 16, .weights = false },
+		{ .threads = 1, .hash_mb = 64, .weights = true },
+		{ .threads = 2, .hash_mb = 32, .weights = false },
+	};
+	CoreResult alone[3];
+	for (int i = 0; i < 3; i++)
+		alone[i] = core_alone(&spec[i]);
+	/* the weights matter: the two single-threaded engines differ */
+	ck_assert(alone[0].nodes[0] != alone[1].nodes[0] || alone[0].score[0] != alone[1].score[0]);
+	ck_assert_int_eq(alone[0].score[2], 0); /* FFO #41 */
+	/* all three at once in this process, twice */
+	for (int round = 0; round < 2; round++) {
+		pthread_t t[3];
+		for (int i = 0; i < 3; i++)
+			ck_assert_int_eq(pthread_create(&t[i], NULL, core_engine_run, &spec[i]), 0);
+		for (int i = 0; i < 3; i++)
+			pthread_join(t[i], NULL);
+		core_assert_same(&alone[0], &spec[0].res, false, "engine 1");
+		core_assert_same(&alone[1], &spec[1].res, false, "engine 2 (other weights)");
+		core_assert_same(&alone[2], &spec[2].res, true, "engine 3 (2 threads)");
+	}
+}
+END_TEST
+
+static Suite *core_suite(void)
+{
+	Suite *s = suite_create("engine_core");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, core_no_thread_per_move);
+	tcase_add_test(tc, core_two_engines_as_two_processes);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TEST_MAIN(core_suite)
