@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,6 +18,7 @@
 #include "eval.h"
 #include "patterns.h"
 #include "text.h"
+#include "util.h"
 #include "weights.h"
 
 /* ---- every thread the process creates is counted --------------------- */
@@ -255,12 +257,108 @@ START_TEST(core_two_engines_as_two_processes)
 }
 END_TEST
 
+/* ---- memory follows --hash ---------------------------------------------- */
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define CORE_SANITIZED 1 /* shadow memory: resident sizes mean nothing */
+#else
+#define CORE_SANITIZED 0
+#endif
+
+#define MIB ((uint64_t)1 << 20)
+
+/* A field of /proc/self/status in bytes (VmRSS, VmHWM ...). */
+static uint64_t status_bytes(const char *field)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;
+	char line[256];
+	unsigned long long kb = 0;
+	size_t n = strlen(field);
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, field, n) && line[n] == ':')
+			sscanf(line + n + 1, "%llu", &kb);
+	fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+/* In a child: an engine with --hash mb and 2 threads, its tables faulted
+ * in, then a midgame search, an exact solve with both threads and a
+ * clocked search; the peak resident size of the process. */
+static uint64_t core_peak(int mb)
+{
+	Engine *e = engine_new();
+	if (!e || !engine_set_hash_mb(e, mb))
+		return 0;
+	engine_set_threads(e, 2);
+	/* the background faulting of the tables: until the size stays put */
+	const struct timespec ms = { 0, 20000000 };
+	uint64_t last = 0, now;
+	for (int i = 0; i < 500 && (now = status_bytes("VmRSS")) != last; i++) {
+		last = now;
+		nanosleep(&ms, NULL);
+	}
+	Game g;
+	game_from(&g, MID2);
+	EngineLimits lim = depth_limits(10);
+	engine_search(e, &g, &lim, NULL, NULL);
+	game_obf(&g, FFO40);
+	if (engine_solve_game(e, &g, false, NULL).score != 38)
+		return 0;
+	EngineLimits clock = { .time_left = -1, .movetime = 0.2 };
+	game_from(&g, MID1);
+	engine_search(e, &g, &clock, NULL, NULL);
+	const uint64_t peak = status_bytes("VmHWM");
+	engine_free(e);
+	return peak;
+}
+
+/* The process's peak resident size is at most --hash + 40 MiB + the
+ * weights, for --hash 1, 64 and 1024. */
+START_TEST(core_memory_follows_hash)
+{
+	if (CORE_SANITIZED)
+		return;
+	static const int sizes[] = { 1, 64, 1024 };
+	const uint64_t weights = (uint64_t)PATTERN_PHASES * PATTERN_WEIGHTS * sizeof(int16_t);
+	for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		const int mb = sizes[k];
+		if (util_mem_available() < (uint64_t)(mb + 200) * MIB)
+			continue; /* not on this machine now */
+		int fd[2];
+		ck_assert_int_eq(pipe(fd), 0);
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			uint64_t peak = core_peak(mb);
+			_exit(write(fd[1], &peak, sizeof peak) == (ssize_t)sizeof peak ? 0 : 1);
+		}
+		close(fd[1]);
+		uint64_t peak = 0;
+		ck_assert_int_eq(read(fd[0], &peak, sizeof peak), (ssize_t)sizeof peak);
+		close(fd[0]);
+		int st;
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert(peak > 0);
+		const uint64_t limit = (uint64_t)(mb + 40) * MIB + weights;
+		fprintf(stderr, "memory: --hash %d: peak resident %.1f MiB (limit %.1f MiB)\n", mb,
+		        (double)peak / (double)MIB, (double)limit / (double)MIB);
+		ck_assert_msg(peak <= limit, "--hash %d: peak resident %llu bytes, limit %llu", mb,
+		              (unsigned long long)peak, (unsigned long long)limit);
+		/* and the table is there: at least half the budget in use */
+		ck_assert_uint_ge(peak, (uint64_t)mb * MIB / 2);
+	}
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("engine_core");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, core_no_thread_per_move);
 	tcase_add_test(tc, core_two_engines_as_two_processes);
+	tcase_add_test(tc, core_memory_follows_hash);
 	suite_add_tcase(s, tc);
 	return s;
 }
