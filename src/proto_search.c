@@ -9,18 +9,21 @@ void proto_search_init(ProtoSearch *s)
 	memset(s, 0, sizeof *s);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
+	s->workers = workers_new();
+	s->role[0] = (ProtoSearchRole){ s, false };
+	s->role[1] = (ProtoSearchRole){ s, true };
 }
 
 void proto_search_destroy(ProtoSearch *s)
 {
 	proto_search_stop(s);
+	workers_free(s->workers);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
 }
 
-static void *worker(void *arg)
+static void worker(ProtoSearch *s)
 {
-	ProtoSearch *s = arg;
 	EngineInfo r;
 	memset(&r, 0, sizeof r);
 	if (s->job) {
@@ -35,7 +38,6 @@ static void *worker(void *arg)
 	pthread_mutex_unlock(&s->lock);
 	if (s->done && !s->job)
 		s->done(s->user, &s->game, &r, atomic_load(&s->stopped));
-	return NULL;
 }
 
 /* With s->lock held: request a stop every 5 ms until the worker reports
@@ -56,9 +58,8 @@ static void stop_until_finished(ProtoSearch *s)
 	}
 }
 
-static void *watchdog(void *arg)
+static void watchdog(ProtoSearch *s)
 {
-	ProtoSearch *s = arg;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	double whole = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + s->hard_limit;
@@ -70,7 +71,28 @@ static void *watchdog(void *arg)
 		rc = pthread_cond_timedwait(&s->cond, &s->lock, &ts);
 	stop_until_finished(s);
 	pthread_mutex_unlock(&s->lock);
-	return NULL;
+}
+
+static void role_main(void *arg)
+{
+	ProtoSearchRole *r = arg;
+	if (r->watchdog)
+		watchdog(r->s);
+	else
+		worker(r->s);
+}
+
+/* The worker, and the watchdog when there is a hard limit, on the kept
+ * threads. */
+static bool start(ProtoSearch *s)
+{
+	if (!s->workers)
+		return false;
+	void *args[2] = { &s->role[0], &s->role[1] };
+	if (workers_start(s->workers, s->hard_limit > 0 ? 2 : 1, role_main, args) < 1)
+		return false;
+	s->running = true;
+	return true;
 }
 
 bool proto_search_start(ProtoSearch *s, Engine *e, const Game *g, const EngineLimits *lim,
@@ -88,11 +110,7 @@ bool proto_search_start(ProtoSearch *s, Engine *e, const Game *g, const EngineLi
 	s->user = user;
 	atomic_store(&s->stopped, false);
 	atomic_store(&s->finished, false);
-	if (pthread_create(&s->thread, NULL, worker, s) != 0)
-		return false;
-	s->running = true;
-	s->has_watchdog = hard_limit > 0 && pthread_create(&s->watchdog, NULL, watchdog, s) == 0;
-	return true;
+	return start(s);
 }
 
 bool proto_search_start_job(ProtoSearch *s, Engine *e, void (*job)(void *user, ProtoSearch *s),
@@ -109,22 +127,15 @@ bool proto_search_start_job(ProtoSearch *s, Engine *e, void (*job)(void *user, P
 	s->user = user;
 	atomic_store(&s->stopped, false);
 	atomic_store(&s->finished, false);
-	if (pthread_create(&s->thread, NULL, worker, s) != 0)
-		return false;
-	s->running = true;
-	s->has_watchdog = false;
-	return true;
+	return start(s);
 }
 
 void proto_search_wait(ProtoSearch *s)
 {
 	if (!s->running)
 		return;
-	pthread_join(s->thread, NULL);
-	if (s->has_watchdog)
-		pthread_join(s->watchdog, NULL);
+	workers_wait(s->workers);
 	s->running = false;
-	s->has_watchdog = false;
 }
 
 void proto_search_stop(ProtoSearch *s)

@@ -1,16 +1,17 @@
 /*
  * proto_search.h - a search running in a worker thread, for the protocols
  * that must keep reading commands while the engine thinks (NBoard's ping,
- * UGI's stop and isready).
+ * UGI's stop and isready).  The worker and the watchdog are two threads
+ * made by the first search and kept (workers.h): no thread per move.
  *
  * One search at a time per ProtoSearch.  The worker calls `done` (from its
  * own thread) with the result once engine_search() returns; `stopped` tells
  * whether proto_search_stop() was called, so a protocol can drop a result
- * nobody waits for.  A watchdog thread enforces an optional hard time
+ * nobody waits for.  A watchdog enforces an optional hard time
  * limit by calling engine_stop(), whatever the engine's own time
  * management decides: a protocol clock is never overrun because of it.
  *
- * Invariant: between proto_search_start() and the join in _wait/_stop the
+ * Invariant: between proto_search_start() and the wait in _wait/_stop the
  * worker owns its copy of the game; the caller may change its own game
  * freely.
  */
@@ -21,14 +22,21 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include "engine.h"
+#include "workers.h"
 
 typedef void (*ProtoSearchDone)(void *user, const Game *g, const EngineInfo *result, bool stopped);
 
 struct ProtoSearch;
+/* What one of the two kept threads does during a search. */
+typedef struct ProtoSearchRole {
+	struct ProtoSearch *s;
+	bool watchdog;
+} ProtoSearchRole;
+
 typedef struct ProtoSearch {
-	pthread_t thread, watchdog;
-	bool running;           /* a worker was started and not joined yet */
-	bool has_watchdog;
+	Workers *workers;       /* the worker and the watchdog (NULL: out of memory) */
+	ProtoSearchRole role[2];
+	bool running;           /* a worker was started and not waited for yet */
 	atomic_bool stopped;    /* stop requested by the protocol */
 	atomic_bool finished;   /* engine_search() returned */
 	pthread_mutex_t lock;
@@ -46,7 +54,7 @@ typedef struct ProtoSearch {
 void proto_search_init(ProtoSearch *s);
 void proto_search_destroy(ProtoSearch *s);
 /* Start searching g (copied).  The previous search must have been
- * joined (proto_search_wait or _stop). */
+ * waited for (proto_search_wait or _stop). */
 bool proto_search_start(ProtoSearch *s, Engine *e, const Game *g, const EngineLimits *lim,
                         double hard_limit, EngineInfoFn info, ProtoSearchDone done, void *user);
 /* Run job(user, s) in the worker instead of one search (a sequence of
@@ -54,9 +62,9 @@ bool proto_search_start(ProtoSearch *s, Engine *e, const Game *g, const EngineLi
  * must return soon after s->stopped becomes true. */
 bool proto_search_start_job(ProtoSearch *s, Engine *e, void (*job)(void *user, ProtoSearch *s),
                             void *user);
-/* Join the running search (returns at once when none). */
+/* Wait for the running search to end (returns at once when none). */
 void proto_search_wait(ProtoSearch *s);
-/* Stop the running search and join it. */
+/* Stop the running search and wait for it. */
 void proto_search_stop(ProtoSearch *s);
 /* Whether the running search has no end of its own (infinite). */
 bool proto_search_infinite(const ProtoSearch *s);
