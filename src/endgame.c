@@ -31,7 +31,7 @@
  * Selective pre-searches (n >= EG_PRESEARCH_MIN, as Edax and Egaroucid do):
  * before the exact search the root runs the same search with probable cuts
  * (multi-ProbCut) at nodes with n >= EG_MPC_MIN: a node is cut when an
- * evaluation search of depth eg_mpc_depth(n) lies t standard deviations
+ * evaluation search of depth probcut_endgame_depth(n) lies t standard deviations
  * beyond the window, t rising over the levels eg_mpc_t[].  Each level is
  * cheap and leaves best moves in the table (its bounds are tagged with the
  * level, so the exact search never uses them) and a better score estimate
@@ -73,6 +73,7 @@
 #include "endgame.h"
 #include "endgame_tt.h"
 #include "eval.h"
+#include "probcut.h"
 #include "splitpool.h"
 #include "util.h"
 #include "workers.h"
@@ -814,32 +815,14 @@ static void eg_split(Searcher *s, uint64_t p, uint64_t o, int n, EgMove *list, i
 
 /* ---- probable cuts (selective pre-searches) -------------------------- */
 
-/* Depth of the evaluation search that predicts an n-empties exact score:
- * about n / 4, with the parity of n (even and odd depths are biased
- * differently). */
-static inline int eg_mpc_depth(int n)
-{
-	int d = (((n / 4) & ~1) | (n & 1)) - 2;
-	return d < 0 ? 0 : d;
-}
-
-/* Standard deviation (discs) of exact score minus depth-d evaluation search
- * at n empties: a linear model tuned by node counts on FFO #40-#49 (a
- * smaller sigma cuts more in the pre-searches but orders the exact search
- * worse; a larger one cuts too little). */
-static inline double eg_mpc_sigma(int n, int d)
-{
-	return 3.0 + 0.15 * (n - d);
-}
-
 /* Multi-ProbCut at an n-empties node of a selective search: true with *v
  * when a shallow evaluation search predicts a result outside (alpha, beta)
  * with the level's confidence. */
 static bool eg_probable_cut(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, int *v)
 {
-	const int d = eg_mpc_depth(n);
+	const int d = probcut_endgame_depth(n);
 	const Shared *sh = s->sh;
-	const int margin = (int)(eg_mpc_t[sh->sel - 1] * eg_mpc_sigma(n, d) + 0.5);
+	const int margin = (int)(eg_mpc_t[sh->sel - 1] * probcut_endgame_sigma(n, d) + 0.5);
 	const int hi = beta + margin, lo = alpha - margin;
 	if (hi < sh->area && eg_eval_search(s, p, o, hi - 1, hi, d, false) >= hi) {
 		*v = beta;
