@@ -1227,6 +1227,29 @@ bool endgame_tables_release(EndgameTables *tb)
 	return true;
 }
 
+/* The constants of a solve (size, variant, evaluator, features); no
+ * stop, no progress, one thread, exact. */
+static void eg_shared_init(Shared *sh, int size, Variant v, const Evaluator *ev, unsigned features)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->size = size == 6 || size == 4 ? size : 8;
+	sh->area = sh->size * sh->size;
+	sh->geo = board_geometry(sh->size);
+	sh->variant = v;
+	sh->ev = ev ? ev : eval_get(sh->size, sh->variant);
+	sh->features = features ? features : ENDGAME_F_ALL;
+	sh->sel = EG_SEL_EXACT;
+	sh->nthreads = 1;
+	atomic_init(&sh->stop, false);
+	const int m = sh->size - 1;
+	sh->corners = bit_of(0) | bit_of(m) | bit_of(8 * m) | bit_of(8 * m + m);
+	for (int sq = 0; sq < 64; sq++)
+		if (sh->geo >> sq & 1)
+			sh->quadrant[eg_quadrant_of(sh, sq)] |= bit_of(sq);
+	for (int sq = 0; sq < 64; sq++)
+		sh->quadrant_of[sq] = sh->geo >> sq & 1 ? sh->quadrant[eg_quadrant_of(sh, sq)] : 0;
+}
+
 static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
 {
 	pthread_once(&eg_once, eg_init_tables);
@@ -1238,14 +1261,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	memset(&res, 0, sizeof res);
 
 	Shared sh;
-	memset(&sh, 0, sizeof sh);
-	sh.size = opt->size == 6 || opt->size == 4 ? opt->size : 8;
-	sh.area = sh.size * sh.size;
-	sh.geo = board_geometry(sh.size);
-	sh.variant = opt->variant;
-	sh.ev = opt->eval ? opt->eval : eval_get(sh.size, sh.variant);
-	sh.features = opt->features ? opt->features : ENDGAME_F_ALL;
-	sh.sel = EG_SEL_EXACT;
+	eg_shared_init(&sh, opt->size, opt->variant, opt->eval, opt->features);
 	sh.user_stop = opt->stop;
 	sh.deadline = opt->deadline;
 	sh.progress = opt->progress;
@@ -1253,14 +1269,6 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	sh.progress_root = opt->progress_root;
 	sh.t0 = t0;
 	sh.next_progress = t0 + 1.0;
-	atomic_init(&sh.stop, false);
-	const int m = sh.size - 1;
-	sh.corners = bit_of(0) | bit_of(m) | bit_of(8 * m) | bit_of(8 * m + m);
-	for (int sq = 0; sq < 64; sq++)
-		if (sh.geo >> sq & 1)
-			sh.quadrant[eg_quadrant_of(&sh, sq)] |= bit_of(sq);
-	for (int sq = 0; sq < 64; sq++)
-		sh.quadrant_of[sq] = sh.geo >> sq & 1 ? sh.quadrant[eg_quadrant_of(&sh, sq)] : 0;
 	if (alpha < -EG_INF + 1)
 		alpha = -EG_INF + 1;
 	if (beta > EG_INF - 1)
@@ -1382,4 +1390,71 @@ EndgameResult endgame_solve(Board b, const EndgameOptions *opt)
 	if (opt && opt->wld)
 		return endgame_solve_window(b, opt, -1, 1);
 	return endgame_solve_window(b, opt, -EG_INF + 1, EG_INF - 1);
+}
+
+/* ---- subtrees of another search ----------------------------------------- */
+
+struct EndgameSubtree {
+	Searcher s;     /* first: its alignment is the struct's */
+	Shared sh;
+	EndgameTT tt;
+};
+
+EndgameSubtree *endgame_subtree_new(uint64_t bytes)
+{
+	pthread_once(&eg_once, eg_init_tables);
+	const size_t size = (sizeof(EndgameSubtree) + 63) & ~(size_t)63;
+	EndgameSubtree *st = aligned_alloc(64, size);
+	if (!st)
+		return NULL;
+	memset(st, 0, size);
+	if (!endgame_tt_init_bytes(&st->tt, bytes)) {
+		free(st);
+		return NULL;
+	}
+	eg_shared_init(&st->sh, 8, VARIANT_NORMAL, NULL, 0);
+	return st;
+}
+
+void endgame_subtree_free(EndgameSubtree *st)
+{
+	if (!st)
+		return;
+	endgame_tt_free(&st->tt);
+	free(st);
+}
+
+void endgame_subtree_begin(EndgameSubtree *st, int size, Variant v, const Evaluator *ev, atomic_bool *stop,
+                           double deadline)
+{
+	eg_shared_init(&st->sh, size, v, ev, 0);
+	st->sh.user_stop = stop;
+	st->sh.deadline = deadline;
+	st->sh.tt = &st->tt;
+	endgame_tt_new_solve(&st->tt);
+	memset(&st->s, 0, sizeof st->s);
+	st->s.sh = &st->sh;
+}
+
+void endgame_subtree_set_deadline(EndgameSubtree *st, double deadline)
+{
+	st->sh.deadline = deadline;
+}
+
+int endgame_subtree_solve(EndgameSubtree *st, uint64_t p, uint64_t o, int alpha, int beta, SplitNode *sp,
+                          uint64_t *nodes, bool *aborted)
+{
+	Searcher *s = &st->s;
+	if (alpha < -EG_INF + 1)
+		alpha = -EG_INF + 1;
+	if (beta > EG_INF - 1)
+		beta = EG_INF - 1;
+	s->sp = sp;
+	s->nodes = 0;
+	const int n = bit_count(st->sh.geo & ~(p | o));
+	const int v = eg_node(s, p, o, alpha, beta, n, EG_MOVES_UNKNOWN);
+	*nodes += s->nodes;
+	*aborted = eg_aborted(s);
+	s->sp = NULL;
+	return v;
 }

@@ -130,4 +130,28 @@ bool endgame_tables_release(EndgameTables *t);
  * gets when memory allows. */
 uint64_t endgame_table_size_for(uint64_t bytes);
 
+/* SUBTREES.  A search that reaches the end of the game inside its tree
+ * (the midgame search at depth >= empties) hands such nodes to the
+ * solver: an EndgameSubtree per search thread, with its own table of
+ * `bytes` (mapped, not written) kept between calls, no threads of its
+ * own.  endgame_subtree_begin() readies it for a new search: the board,
+ * the evaluator that orders moves (NULL: the built-in one), the search's
+ * stop flag and deadline (util_now() time, 0: none), and a table whose
+ * old entries no longer count. */
+typedef struct EndgameSubtree EndgameSubtree;
+struct SplitNode;
+EndgameSubtree *endgame_subtree_new(uint64_t bytes);   /* NULL: out of memory */
+void endgame_subtree_free(EndgameSubtree *st);
+void endgame_subtree_begin(EndgameSubtree *st, int size, Variant v, const Evaluator *ev, atomic_bool *stop,
+                           double deadline);
+/* A new deadline for the solves (the search's clock is set). */
+void endgame_subtree_set_deadline(EndgameSubtree *st, double deadline);
+/* The exact value of (p, o) within (alpha, beta), as alpha-beta gives it
+ * (a value <= alpha or >= beta is a bound); `sp`: the split point the
+ * caller works under, whose cut stops the solve as the stop flag does.
+ * Adds its nodes to *nodes; *aborted when stopped (the value is then
+ * meaningless). */
+int endgame_subtree_solve(EndgameSubtree *st, uint64_t p, uint64_t o, int alpha, int beta, struct SplitNode *sp,
+                          uint64_t *nodes, bool *aborted);
+
 #endif

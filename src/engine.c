@@ -204,6 +204,20 @@ Engine *engine_new(void)
 	return e;
 }
 
+/* The most bytes of all threads' subtree solvers' tables together, and
+ * of one. */
+#define ENGINE_SUBTREE_TOTAL ((uint64_t)32 << 20)
+#define ENGINE_SUBTREE_MAX ((uint64_t)4 << 20)
+
+/* Free the threads' subtree solvers (remade by the next search). */
+static void engine_free_subtrees(Engine *e)
+{
+	for (int i = 0; i < e->threads_alloc; i++) {
+		endgame_subtree_free(e->threads[i].eg);
+		e->threads[i].eg = NULL;
+	}
+}
+
 /* Wait for the helpers of the last search (they were told to stop). */
 static void engine_join(Engine *e)
 {
@@ -222,6 +236,7 @@ void engine_free(Engine *e)
 	pthread_mutex_destroy(&e->opt_lock);
 	workers_free(e->workers);
 	search_pool_destroy(&e->sh);
+	engine_free_subtrees(e);
 	free(e->threads);
 	util_prefault_stop(&e->prefault);
 	tt_free(&e->tt);
@@ -257,6 +272,7 @@ bool engine_set_hash_mb(Engine *e, int mb)
 	util_prefault_stop(&e->prefault);
 	tt_free(&e->tt);
 	endgame_tables_release(e->eg);
+	engine_free_subtrees(e);
 	bool ok = false;
 	e->hash_error[0] = 0;
 	if (util_hash_refused(mb, util_mem_available(), e->hash_error, sizeof e->hash_error)) {
@@ -535,6 +551,8 @@ static void run_prepare(EngineRun *r)
 	if (e->threads_alloc < want_threads) {
 		SearchThread *nt = calloc((size_t)want_threads, sizeof *nt);
 		if (nt) {
+			for (int i = 0; i < e->threads_alloc; i++)
+				nt[i].eg = e->threads[i].eg;
 			free(e->threads);
 			e->threads = nt;
 			e->threads_alloc = want_threads;
@@ -543,8 +561,21 @@ static void run_prepare(EngineRun *r)
 	r->nthreads = want_threads <= e->threads_alloc ? want_threads : e->threads_alloc;
 	sh->threads = e->threads;
 	sh->nthreads = r->nthreads;
-	for (int i = 0; i < r->nthreads; i++)
-		search_thread_init(&e->threads[i], sh, i);
+	/* each thread's solver of exact subtrees: a table of its own, all of
+	 * them together at most ENGINE_SUBTREE_TOTAL and the solver's share */
+	uint64_t sub = ENGINE_SUBTREE_TOTAL / (uint64_t)r->nthreads;
+	if (sub > ENGINE_SUBTREE_MAX)
+		sub = ENGINE_SUBTREE_MAX;
+	if (sub > e->eg_bytes)
+		sub = e->eg_bytes;
+	for (int i = 0; i < r->nthreads; i++) {
+		SearchThread *t = &e->threads[i];
+		search_thread_init(t, sh, i);
+		if (!t->eg)
+			t->eg = endgame_subtree_new(sub);
+		if (t->eg)
+			endgame_subtree_begin(t->eg, r->g->size, r->g->variant, sh->ev, &sh->stop, 0);
+	}
 	r->t0 = &e->threads[0];
 }
 
@@ -622,6 +653,9 @@ static void run_plan(EngineRun *r)
 		r->multipv = SEARCH_MAX_MOVES; /* exact scores for every move */
 	r->tp = timeman_plan(lim, r->empties);
 	sh->hard_deadline = r->tp.hard > 0 ? r->start + r->tp.hard : 0;
+	for (int i = 0; i < r->nthreads; i++)
+		if (r->e->threads[i].eg)
+			endgame_subtree_set_deadline(r->e->threads[i].eg, sh->hard_deadline);
 	sh->node_limit = lim->nodes;
 	r->n = search_root_moves(r->t0, r->g->board, r->rm);
 	if (r->multipv > r->n)

@@ -23,22 +23,26 @@
  *
  * Leaves: depth 0 is the static evaluation (the final score when the game
  * is over); depth 1 at non-PV nodes is a loop over the children's static
- * values; at most SEARCH_SOLVE_SMALL empties with depth >= empties a plain
- * exact solver without table or ordering takes over.  The shared stop flag
+ * values.  A node off the PV with depth >= empties is the endgame
+ * solver's (endgame_subtree_solve, with the thread's own EndgameSubtree),
+ * as Edax hands over: every exact subtree, in multi-PV analysis and the
+ * random levels too, gets the solver's ordering, table and last-empties
+ * code.  PV nodes stay here to the end, so that the PV is whole.  A
+ * thread without an EndgameSubtree (the tools' searchers) searches such
+ * nodes like any other.  The shared stop flag
  * is read at every node and the clock/node limit polled every
  * SEARCH_POLL_NODES nodes, so a stop unwinds within well under a
  * millisecond.
  */
 #include <math.h>
 #include <string.h>
+#include "endgame.h"
 #include "probcut.h"
 #include "search.h"
 #include "util.h"
 
 enum { NODE_PV = 0, NODE_CUT = 1, NODE_ALL = 2 };
 
-/* At most this many empties with depth >= empties: plain exact solver. */
-#define SEARCH_SOLVE_SMALL 5
 /* Depth from which PV/CUT nodes order moves by a shallow search. */
 #define SEARCH_SORT_SEARCH_DEPTH 5
 /* Depth from which moves are ordered by the child's static evaluation. */
@@ -157,33 +161,17 @@ static inline int search_leaf(const SearchShared *sh, Board b)
 	return eval_score(sh->ev, b.p, b.o);
 }
 
-/* Exact solve of a position with few empties `empt`; passed: the previous
- * ply was a pass. */
-static int search_solve_small(SearchThread *t, Board b, int alpha, int beta, uint64_t empt, bool passed)
+/* A node that the solver finishes (depth >= empties, not on the PV):
+ * the thread's EndgameSubtree, under the split point it works for. */
+static int search_endgame(SearchThread *t, Board b, int alpha, int beta)
 {
-	t->nodes++;
-	int best = -SEARCH_INF;
-	for (uint64_t m = empt; m; m = bit_pop(m)) {
-		int sq = bit_first(m);
-		uint64_t f = board_flips(b.p, b.o, sq);
-		if (!f)
-			continue;
-		int v = -search_solve_small(t, board_apply(b, sq, f), -beta, -alpha, empt & ~bit_of(sq), false);
-		if (v > best) {
-			best = v;
-			if (v > alpha) {
-				alpha = v;
-				if (v >= beta)
-					break;
-			}
-		}
+	bool stopped;
+	const int v = endgame_subtree_solve(t->eg, b.p, b.o, alpha, beta, t->sp, &t->nodes, &stopped);
+	if (stopped) {
+		t->aborted = true;
+		return 0;
 	}
-	if (best == -SEARCH_INF) {
-		if (passed || !empt)
-			return search_final(t->sh, b);
-		return -search_solve_small(t, board_pass(b), -beta, -alpha, empt, true);
-	}
-	return best;
+	return v;
 }
 
 /* Depth 1: best child by static evaluation. */
@@ -529,8 +517,8 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		return 0;
 	const uint64_t empt = sh->geo & ~(b.p | b.o);
 	const int empties = bit_count(empt);
-	if (depth >= empties && empties <= SEARCH_SOLVE_SMALL && !pvnode)
-		return search_solve_small(t, b, alpha, beta, empt, false);
+	if (depth >= empties && !pvnode && t->eg)
+		return search_endgame(t, b, alpha, beta);
 	if (depth <= 0 || ply >= SEARCH_MAX_PLY - 2) {
 		t->nodes++;
 		return search_leaf(sh, b);

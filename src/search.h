@@ -81,6 +81,9 @@ typedef struct SearchThread {
 	bool aborted;                   /* stop, or a cutoff at a split point above */
 	SplitNode *sp;                  /* innermost split point worked for */
 	bool partial;                   /* search_root stopped but rm was updated */
+	/* the solver of its exact subtrees (endgame.h), or NULL; set by the
+	 * owner (search_thread_init leaves it) */
+	struct EndgameSubtree *eg;
 	int pv[SEARCH_MAX_PLY][SEARCH_MAX_PLY];
 	int pvlen[SEARCH_MAX_PLY];
 } SearchThread;
