@@ -17,8 +17,8 @@ view.  Errors raise EmiliaError, whose status is the C status name
 ("EMILIA_ERR_ILLEGAL") and whose message is the engine's explanation.
 Thread safety is the C library's: one engine is used by one thread at a
 time, except stop(), which any thread may call while another searches
-(ctypes releases the GIL during the search).  Evaluation weights loaded
-with weights= are process-wide.
+(ctypes releases the GIL during the search).  Each engine has its own
+weights (weights=), tables and threads.
 """
 
 import ctypes

@@ -29,13 +29,13 @@
  *    put for three iterations.  With use_all set (a per-move budget that
  *    is not banked) there is no soft stop: the time is all used unless
  *    the move is forced or the result proven;
- *  - hard: an absolute bound checked inside the search (every 256 nodes,
- *    and by a watchdog while the exact solver runs) that stops it at once.
+ *  - hard: an absolute bound checked inside the search (every 256 nodes;
+ *    every 1024 nodes of a thread in the exact solver) that stops it at once.
  *    hard never exceeds what the clock holds minus the margin.
  *
  * The margin kept out of every clock: overhead + timeman_margin(avail),
  * where timeman_margin covers the engine's own stop latency (the clock
- * check interval, the watchdog's 0.5 ms poll, leaving the threads, the
+ * check interval, leaving the threads, the
  * reply) and a loaded machine: 1.5 ms + 1.5 % of the time, at most 0.5 s.
  *
  * Allocation of a whole-game clock (moves_to_go 0, or a period of several
