@@ -172,6 +172,90 @@ int text_read_diagram(const char *s, int size, bool blanks, uint64_t *black, uin
 	return k;
 }
 
+/* The rows form of a diagram: rows separated by '/', digits for runs of
+ * empty squares; 8 or 6 rows. */
+static int read_rows(const char *s, uint64_t *black, uint64_t *white, char *err)
+{
+	int rows = 1;
+	for (const char *p = s; *p; p++)
+		rows += *p == '/';
+	if (rows != 8 && rows != 6) {
+		snprintf(err, TEXT_ERR, "fen: %d rows, expected 8 or 6", rows);
+		return 0;
+	}
+	const int size = rows;
+	uint64_t b = 0, w = 0;
+	int r = 0, c = 0;
+	for (const char *p = s; *p; p++) {
+		const char ch = *p;
+		if (ch == '/') {
+			if (c != size) {
+				snprintf(err, TEXT_ERR, "fen: row %d has %d squares", r + 1, c);
+				return 0;
+			}
+			r++;
+			c = 0;
+		} else if (ch >= '1' && ch <= '8') {
+			c += ch - '0';
+		} else if (c < size && text_square_char((unsigned char)ch) != TEXT_NOT_SQUARE) {
+			int disc = text_square_char((unsigned char)ch);
+			if (disc == BLACK)
+				b |= bit_of(r * 8 + c);
+			else if (disc == WHITE)
+				w |= bit_of(r * 8 + c);
+			c++;
+		} else {
+			snprintf(err, TEXT_ERR, "fen: bad character '%c' in row %d", isprint((unsigned char)ch) ? ch : '?', r + 1);
+			return 0;
+		}
+		if (c > size) {
+			snprintf(err, TEXT_ERR, "fen: row %d has too many squares", r + 1);
+			return 0;
+		}
+	}
+	if (c != size) {
+		snprintf(err, TEXT_ERR, "fen: row %d has %d squares", r + 1, c);
+		return 0;
+	}
+	*black = b;
+	*white = w;
+	return size;
+}
+
+bool text_parse_fen(const char *squares, const char *side, int *size, Board *board, int *to_move, char *err)
+{
+	int c = side && side[0] && !side[1] ? text_side_char((unsigned char)side[0]) : TEXT_NOT_SQUARE;
+	if (c == TEXT_NOT_SQUARE) {
+		snprintf(err, TEXT_ERR, "fen: side to move must be X or O");
+		return false;
+	}
+	uint64_t black, white;
+	int n;
+	if (strchr(squares, '/')) {
+		n = read_rows(squares, &black, &white, err);
+		if (!n)
+			return false;
+	} else {
+		size_t len = strlen(squares);
+		if (len != 64 && len != 36) {
+			snprintf(err, TEXT_ERR, "fen: %zu squares, expected 64 (or 36)", len);
+			return false;
+		}
+		n = len == 64 ? 8 : 6;
+		size_t k;
+		if (text_read_diagram(squares, n, false, &black, &white, &k) != (int)len) {
+			const char ch = squares[k];
+			snprintf(err, TEXT_ERR, "fen: bad character '%c' at square %zu", isprint((unsigned char)ch) ? ch : '?', k + 1);
+			return false;
+		}
+	}
+	*size = n;
+	board->p = c == BLACK ? black : white;
+	board->o = c == BLACK ? white : black;
+	*to_move = c;
+	return true;
+}
+
 bool text_parse_obf(const char *line, int size, ObfPosition *pos, char *err)
 {
 	if (!line) {

@@ -48,6 +48,14 @@ int text_side_char(int ch);
  * squares. */
 int text_read_diagram(const char *s, int size, bool blanks, uint64_t *black, uint64_t *white, size_t *end);
 
+/* A position as UGI writes it (`position fen SQUARES SIDE`): the squares
+ * a1.. as a diagram of 64 (or 36) square characters, or as rows separated
+ * by '/' with digits for runs of empties ("8/8/8/3OX3/3XO3/8/8/8", 8 or 6
+ * rows), and the side to move (one character X or O).  Gives the size,
+ * the board from the side to move and that side; false with err
+ * (TEXT_ERR bytes, "fen: ...") on bad input. */
+bool text_parse_fen(const char *squares, const char *side, int *size, Board *board, int *to_move, char *err);
+
 /* An OBF line: squares a1.. (X black, O white, - or . empty), side to move,
  * then optional ";" and "MOVE:score" pairs, "%" comment. */
 typedef struct ObfPosition {
@@ -99,7 +107,7 @@ char *text_trim(char *s);
 #define TEXT_QUOTE_MAX 170
 const char *text_quote(const char *s, char *out);
 
-/* GGF (one line, "(;GM[Othello]...;)", PROTOCOLS.md).  text_parse_ggf
+/* GGF (one line, "(;GM[Othello]...;)", docs/protocols.md).  text_parse_ggf
  * reads a game into g: start board (BO), moves (passes included) and the
  * players' clocks.  time_left[c] is the seconds left for colour c (clock
  * minus that player's move times, plus increments) or -1 when the game
