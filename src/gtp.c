@@ -2,12 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include "endgame.h"
 #include "gamefile.h"
 #include "gtp.h"
-#include "proto_io.h"
-#include "proto_search.h"
+#include "session.h"
 #include "text.h"
 #include "util.h"
 
@@ -23,11 +20,7 @@ typedef struct GtpReply {
 } GtpReply;
 
 struct Gtp {
-	FILE *out;
-	Options opts;
-	Options init_opts;  /* as created: gtp_reset() returns to them */
-	ProtoEngine pe;
-	Game game;
+	Session s;          /* options, engine, game, the read-execute loop */
 	/* explicit[i]: ply i is a pass the controller sent or was told about
 	 * (play pass, genmove answering PASS); other passes are implicit. */
 	bool explicit_pass[GAME_MAX_PLY];
@@ -38,48 +31,47 @@ struct Gtp {
 	int byo_stones;
 	double clock[2];   /* seconds left in the current period */
 	int stones[2];     /* stones left in the byo-yomi period, 0 = main time */
-	uint64_t node_cap;
-	bool quit;
 	GtpReply reply;
 };
 
-typedef void (*GtpHandler)(Gtp *g, int argc, char **argv);
-
-typedef struct GtpCommand {
-	const char *name;
-	GtpHandler fn;
-	const char *args;
-	const char *help;
-} GtpCommand;
+static Gtp *gtp_of(Session *s)
+{
+	return (Gtp *)s;
+}
 
 /* ---- replies ------------------------------------------------------------ */
 
-static void reply_ok(Gtp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void reply_ok(Gtp *g, const char *fmt, ...)
+static void reply_v(Session *s, bool ok, const char *fmt, va_list ap)
+{
+	Gtp *g = gtp_of(s);
+	g->reply.ok = ok;
+	proto_buf_clear(&g->reply.text);
+	proto_buf_vprintf(&g->reply.text, fmt, ap);
+}
+
+static void reply_ok(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply_ok(Session *s, const char *fmt, ...)
 {
 	va_list ap;
-	g->reply.ok = true;
-	proto_buf_clear(&g->reply.text);
 	va_start(ap, fmt);
-	proto_buf_vprintf(&g->reply.text, fmt, ap);
+	reply_v(s, true, fmt, ap);
 	va_end(ap);
 }
 
-static void reply_err(Gtp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void reply_err(Gtp *g, const char *fmt, ...)
+static void reply_err(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply_err(Session *s, const char *fmt, ...)
 {
 	va_list ap;
-	g->reply.ok = false;
-	proto_buf_clear(&g->reply.text);
 	va_start(ap, fmt);
-	proto_buf_vprintf(&g->reply.text, fmt, ap);
+	reply_v(s, false, fmt, ap);
 	va_end(ap);
 }
 
 /* Append to a multi-line reply (after reply_ok). */
-static void reply_add(Gtp *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void reply_add(Gtp *g, const char *fmt, ...)
+static void reply_add(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply_add(Session *s, const char *fmt, ...)
 {
+	Gtp *g = gtp_of(s);
 	va_list ap;
 	va_start(ap, fmt);
 	proto_buf_vprintf(&g->reply.text, fmt, ap);
@@ -91,7 +83,7 @@ static void reply_add(Gtp *g, const char *fmt, ...)
  * are dropped and the text's own final newline is not doubled. */
 static void reply_send(Gtp *g)
 {
-	FILE *f = g->out;
+	FILE *f = g->s.out.f;
 	fputc(g->reply.ok ? '=' : '?', f);
 	fputs(g->reply.id, f);
 	const char *s = g->reply.text.s;
@@ -144,17 +136,17 @@ static void reset_clocks(Gtp *g)
 
 static void new_game(Gtp *g, int size)
 {
-	game_init(&g->game, size, options_variant(&g->opts));
+	game_init(&g->s.game, size, options_variant(&g->s.opts));
 	memset(g->explicit_pass, 0, sizeof g->explicit_pass);
 	reset_clocks(g);
-	engine_new_game(g->pe.engine);
+	engine_new_game(g->s.pe.engine);
 }
 
 /* Play `move` for the side to move, recording whether it is explicit. */
 static GameStatus play_ply(Gtp *g, int move, bool explicit_pass)
 {
-	int k = g->game.nply;
-	GameStatus st = game_play(&g->game, move);
+	int k = g->s.game.nply;
+	GameStatus st = game_play(&g->s.game, move);
 	if (st == GAME_OK)
 		g->explicit_pass[k] = move == BOARD_PASS && explicit_pass;
 	return st;
@@ -164,42 +156,40 @@ static GameStatus play_ply(Gtp *g, int move, bool explicit_pass)
  * first when it must pass.  All or nothing. */
 static GameStatus play_colour(Gtp *g, int colour, int move)
 {
-	if (colour == g->game.side)
+	if (colour == g->s.game.side)
 		return play_ply(g, move, true);
-	if (!game_must_pass(&g->game))
-		return game_is_over(&g->game) ? GAME_OVER : GAME_ILLEGAL;
-	Game save = g->game;
+	if (!game_must_pass(&g->s.game))
+		return game_is_over(&g->s.game) ? GAME_OVER : GAME_ILLEGAL;
+	Game save = g->s.game;
 	GameStatus st = play_ply(g, BOARD_PASS, false);
 	if (st == GAME_OK)
 		st = play_ply(g, move, true);
 	if (st != GAME_OK)
-		g->game = save;
+		g->s.game = save;
 	return st;
 }
 
 static bool last_is_implicit_pass(const Gtp *g)
 {
-	int k = g->game.nply - 1;
-	return k >= 0 && g->game.hist[k].move == BOARD_PASS && !g->explicit_pass[k];
+	int k = g->s.game.nply - 1;
+	return k >= 0 && g->s.game.hist[k].move == BOARD_PASS && !g->explicit_pass[k];
 }
 
 static void strip_implicit_passes(Gtp *g)
 {
 	while (last_is_implicit_pass(g))
-		game_undo(&g->game);
+		game_undo(&g->s.game);
 }
 
 /* Limits of a search for the side to move: the clocks (if any) in the
  * terms of the clock model (timeman.h), the cap. */
 static EngineLimits search_limits(const Gtp *g)
 {
-	EngineLimits lim;
-	memset(&lim, 0, sizeof lim);
-	lim.time_left = -1;
+	EngineLimits lim = session_limits(&g->s);
 	if (g->timed) {
-		int c = g->game.side;
+		int c = g->s.game.side;
 		lim.time_left = g->clock[c] > 0 ? g->clock[c] : 0;
-		lim.overhead = (double)options_int(&g->opts, OPT_OVERHEAD) / 1000.0;
+		lim.overhead = (double)options_int(&g->s.opts, OPT_OVERHEAD) / 1000.0;
 		if (g->stones[c] > 0) {
 			/* in a byo-yomi period: its stones within its time */
 			lim.moves_to_go = g->stones[c];
@@ -209,8 +199,6 @@ static EngineLimits search_limits(const Gtp *g)
 			lim.byo_moves = g->byo_stones;
 		}
 	}
-	if (g->node_cap)
-		lim.nodes = g->node_cap;
 	return lim;
 }
 
@@ -236,19 +224,6 @@ static void charge_clock(Gtp *g, int c, double seconds)
 	}
 }
 
-/* The engine's move for the side to move (which has a legal move), made
- * safe by proto_search_legal_move(): the controller never sees an illegal
- * move. */
-static int engine_move(Gtp *g, EngineInfo *out)
-{
-	EngineLimits lim = search_limits(g);
-	EngineInfo r = engine_search(g->pe.engine, &g->game, &lim, NULL, NULL);
-	r.move = proto_search_legal_move(&g->game, r.move);
-	if (out)
-		*out = r;
-	return r.move;
-}
-
 static bool parse_double(const char *s, double *out)
 {
 	if (!s || !*s)
@@ -268,92 +243,95 @@ static void score_text(int score, char *out)
 
 /* ---- standard commands --------------------------------------------------- */
 
-static void cmd_protocol_version(Gtp *g, int argc, char **argv)
+static void cmd_protocol_version(Session *s, int argc, char **argv)
 {
-	reply_ok(g, "2");
+	reply_ok(s, "2");
 }
 
-static void cmd_name(Gtp *g, int argc, char **argv)
+static void cmd_name(Session *s, int argc, char **argv)
 {
-	reply_ok(g, GTP_NAME);
+	reply_ok(s, GTP_NAME);
 }
 
-static void cmd_version(Gtp *g, int argc, char **argv)
+static void cmd_version(Session *s, int argc, char **argv)
 {
-	reply_ok(g, EMILIA_VERSION);
+	reply_ok(s, EMILIA_VERSION);
 }
 
-static void cmd_known_command(Gtp *g, int argc, char **argv);
-static void cmd_list_commands(Gtp *g, int argc, char **argv);
-static void cmd_help(Gtp *g, int argc, char **argv);
+static void cmd_known_command(Session *s, int argc, char **argv);
+static void cmd_list_commands(Session *s, int argc, char **argv);
+static void cmd_help(Session *s, int argc, char **argv);
 
-static void cmd_list_games(Gtp *g, int argc, char **argv)
+static void cmd_list_games(Session *s, int argc, char **argv)
 {
-	reply_ok(g, "Othello");
+	reply_ok(s, "Othello");
 }
 
-static void cmd_set_game(Gtp *g, int argc, char **argv)
+static void cmd_set_game(Session *s, int argc, char **argv)
 {
 	if (argc != 1) {
-		reply_err(g, "usage: set_game Othello");
+		reply_err(s, "usage: set_game Othello");
 		return;
 	}
 	if (!proto_eq(argv[0], "Othello") && !proto_eq(argv[0], "Reversi")) {
-		reply_err(g, "unsupported game");
+		reply_err(s, "unsupported game");
 		return;
 	}
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_boardsize(Gtp *g, int argc, char **argv)
+static void cmd_boardsize(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	long n = 0;
 	if (argc != 1 || !proto_is_integer(argv[0])) {
-		reply_err(g, "boardsize not an integer");
+		reply_err(s, "boardsize not an integer");
 		return;
 	}
 	if (!util_parse_int(argv[0], 1, 64, &n) || (n != 8 && n != 6)) {
-		reply_err(g, "unacceptable size");
+		reply_err(s, "unacceptable size");
 		return;
 	}
 	char err[OPTIONS_ERR];
-	Options save = g->opts;
-	g->opts.on_change = NULL;
-	options_set(&g->opts, OPT_SIZE, argv[0], err);
-	g->opts.on_change = save.on_change;
+	Options save = s->opts;
+	s->opts.on_change = NULL;
+	options_set(&s->opts, OPT_SIZE, argv[0], err);
+	s->opts.on_change = save.on_change;
 	new_game(g, (int)n);
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_clear_board(Gtp *g, int argc, char **argv)
+static void cmd_clear_board(Session *s, int argc, char **argv)
 {
-	new_game(g, g->game.size);
-	reply_ok(g, "%s", "");
+	Gtp *g = gtp_of(s);
+	new_game(g, s->game.size);
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_komi(Gtp *g, int argc, char **argv)
+static void cmd_komi(Session *s, int argc, char **argv)
 {
 	double k;
 	if (argc != 1 || !parse_double(argv[0], &k)) {
-		reply_err(g, "komi not a float");
+		reply_err(s, "komi not a float");
 		return;
 	}
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_play(Gtp *g, int argc, char **argv)
+static void cmd_play(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	int c = argc == 2 ? parse_colour(argv[0]) : -1;
 	if (c < 0) {
-		reply_err(g, argc == 2 ? "invalid color" : "usage: play <color> <move>");
+		reply_err(s, argc == 2 ? "invalid color" : "usage: play <color> <move>");
 		return;
 	}
-	int mv = text_parse_move(argv[1], g->game.size);
+	int mv = text_parse_move(argv[1], s->game.size);
 	if (mv < 0) {
-		reply_err(g, "invalid coordinate");
+		reply_err(s, "invalid coordinate");
 		return;
 	}
-	Game *gm = &g->game;
+	Game *gm = &s->game;
 	if (mv == BOARD_PASS) {
 		if (c == gm->side && game_must_pass(gm)) {
 			play_ply(g, BOARD_PASS, true);
@@ -363,36 +341,37 @@ static void cmd_play(Gtp *g, int argc, char **argv)
 			 * genmove): the controller now counts it as a move */
 			g->explicit_pass[gm->nply - 1] = true;
 		} else if (!game_is_over(gm)) {
-			reply_err(g, "illegal move");
+			reply_err(s, "illegal move");
 			return;
 		}
-		reply_ok(g, "%s", "");
+		reply_ok(s, "%s", "");
 		return;
 	}
 	if (play_colour(g, c, mv) != GAME_OK) {
-		reply_err(g, "illegal move");
+		reply_err(s, "illegal move");
 		return;
 	}
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
 /* genmove and reg_genmove. */
-static void generate(Gtp *g, int argc, char **argv, bool commit)
+static void generate(Session *s, int argc, char **argv, bool commit)
 {
+	Gtp *g = gtp_of(s);
 	int c = argc == 1 ? parse_colour(argv[0]) : -1;
 	if (c < 0) {
-		reply_err(g, argc == 1 ? "invalid color" : "usage: genmove <color>");
+		reply_err(s, argc == 1 ? "invalid color" : "usage: genmove <color>");
 		return;
 	}
-	Game *gm = &g->game;
+	Game *gm = &s->game;
 	if (game_is_over(gm)) {
-		reply_ok(g, "PASS");
+		reply_ok(s, "PASS");
 		return;
 	}
 	Game save = *gm;
 	if (c != gm->side) {
 		if (!game_must_pass(gm)) {
-			reply_err(g, "it is %s's turn", colour_name(gm->side));
+			reply_err(s, "it is %s's turn", colour_name(gm->side));
 			return;
 		}
 		play_ply(g, BOARD_PASS, false);
@@ -402,11 +381,12 @@ static void generate(Gtp *g, int argc, char **argv, bool commit)
 			play_ply(g, BOARD_PASS, true);
 		else
 			*gm = save;
-		reply_ok(g, "PASS");
+		reply_ok(s, "PASS");
 		return;
 	}
 	double t0 = util_now();
-	int mv = engine_move(g, NULL);
+	EngineLimits lim = search_limits(g);
+	int mv = session_search(s, &lim, NULL, NULL).move;
 	char name[8];
 	text_square_upper(mv, name);
 	if (commit) {
@@ -415,39 +395,41 @@ static void generate(Gtp *g, int argc, char **argv, bool commit)
 	} else {
 		*gm = save;
 	}
-	reply_ok(g, "%s", name);
+	reply_ok(s, "%s", name);
 }
 
-static void cmd_genmove(Gtp *g, int argc, char **argv)
+static void cmd_genmove(Session *s, int argc, char **argv)
 {
-	generate(g, argc, argv, true);
+	generate(s, argc, argv, true);
 }
 
-static void cmd_reg_genmove(Gtp *g, int argc, char **argv)
+static void cmd_reg_genmove(Session *s, int argc, char **argv)
 {
-	generate(g, argc, argv, false);
+	generate(s, argc, argv, false);
 }
 
-static void cmd_undo(Gtp *g, int argc, char **argv)
+static void cmd_undo(Session *s, int argc, char **argv)
 {
-	Game save = g->game;
+	Gtp *g = gtp_of(s);
+	Game save = s->game;
 	strip_implicit_passes(g);
-	if (!game_undo(&g->game)) {
-		g->game = save;
-		reply_err(g, "cannot undo");
+	if (!game_undo(&s->game)) {
+		s->game = save;
+		reply_err(s, "cannot undo");
 		return;
 	}
 	strip_implicit_passes(g);
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_time_settings(Gtp *g, int argc, char **argv)
+static void cmd_time_settings(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	double main_time, byo_time;
 	long stones;
 	if (argc != 3 || !parse_double(argv[0], &main_time) || !parse_double(argv[1], &byo_time) ||
 	    !util_parse_int(argv[2], 0, 1000000, &stones) || main_time < 0 || byo_time < 0) {
-		reply_err(g, "usage: time_settings <main> <byo_yomi_time> <byo_yomi_stones>");
+		reply_err(s, "usage: time_settings <main> <byo_yomi_time> <byo_yomi_stones>");
 		return;
 	}
 	g->main_time = main_time;
@@ -461,16 +443,17 @@ static void cmd_time_settings(Gtp *g, int argc, char **argv)
 		g->byo_stones = 0;
 	}
 	reset_clocks(g);
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_time_left(Gtp *g, int argc, char **argv)
+static void cmd_time_left(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	int c = argc == 3 ? parse_colour(argv[0]) : -1;
 	double t;
 	long stones;
 	if (c < 0 || !parse_double(argv[1], &t) || !util_parse_int(argv[2], 0, 1000000, &stones) || t < 0) {
-		reply_err(g, "usage: time_left <color> <seconds> <stones>");
+		reply_err(s, "usage: time_left <color> <seconds> <stones>");
 		return;
 	}
 	g->clock[c] = t;
@@ -479,14 +462,14 @@ static void cmd_time_left(Gtp *g, int argc, char **argv)
 		/* a controller that never sent time_settings still has a clock */
 		g->timed = true;
 	}
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_showboard(Gtp *g, int argc, char **argv)
+static void cmd_showboard(Session *s, int argc, char **argv)
 {
 	char pic[2048];
-	text_board_picture(&g->game, true, pic, sizeof pic);
-	reply_ok(g, "\n%s", pic);
+	text_board_picture(&s->game, true, pic, sizeof pic);
+	reply_ok(s, "\n%s", pic);
 }
 
 /* Finished game: the score under the scoring rule.  Mid-game: the
@@ -494,35 +477,32 @@ static void cmd_showboard(Gtp *g, int argc, char **argv)
  * position at the session's level without the clock (the clocks are not
  * charged), Black's margin with the empty squares to the winner as the
  * solver counts it; exact once the level solves the position. */
-static void cmd_final_score(Gtp *g, int argc, char **argv)
+static void cmd_final_score(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	int m;
-	if (game_is_over(&g->game))
-		m = game_margin(&g->game, g->scoring);
+	if (game_is_over(&s->game))
+		m = game_margin(&s->game, g->scoring);
 	else {
-		Game t = g->game;
+		Game t = s->game;
 		if (game_must_pass(&t))
 			game_play(&t, BOARD_PASS);
-		EngineLimits lim;
-		memset(&lim, 0, sizeof lim);
-		lim.time_left = -1;
-		if (g->node_cap)
-			lim.nodes = g->node_cap;
-		EngineInfo r = engine_search(g->pe.engine, &t, &lim, NULL, NULL);
+		EngineLimits lim = session_limits(s);
+		EngineInfo r = engine_search(s->pe.engine, &t, &lim, NULL, NULL);
 		m = t.side == BLACK ? r.score : -r.score;
 	}
 	if (m > 0)
-		reply_ok(g, "B+%d", m);
+		reply_ok(s, "B+%d", m);
 	else if (m < 0)
-		reply_ok(g, "W+%d", -m);
+		reply_ok(s, "W+%d", -m);
 	else
-		reply_ok(g, "0");
+		reply_ok(s, "0");
 }
 
-static void cmd_quit(Gtp *g, int argc, char **argv)
+static void cmd_quit(Session *s, int argc, char **argv)
 {
-	g->quit = true;
-	reply_ok(g, "%s", "");
+	s->quit = true;
+	reply_ok(s, "%s", "");
 }
 
 /* ---- loadsgf -------------------------------------------------------------- */
@@ -531,11 +511,11 @@ static void cmd_quit(Gtp *g, int argc, char **argv)
  * `upto` (1-based) when upto > 0.  All or nothing (gamefile.h). */
 static bool load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errlen)
 {
-	Game t = g->game;
+	Game t = g->s.game;
 	bool expl[GAME_MAX_PLY];
 	if (!gamefile_parse_sgf(text, upto, &t, expl, err, errlen))
 		return false;
-	g->game = t;
+	g->s.game = t;
 	memcpy(g->explicit_pass, expl, sizeof expl);
 	return true;
 }
@@ -545,27 +525,28 @@ bool gtp_load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errlen)
 	return load_sgf(g, text, upto, err, errlen);
 }
 
-static void cmd_loadsgf(Gtp *g, int argc, char **argv)
+static void cmd_loadsgf(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	long upto = 0;
 	if (argc < 1 || argc > 2 || (argc == 2 && !util_parse_int(argv[1], 1, 1000, &upto))) {
-		reply_err(g, "usage: loadsgf <file> [move_number]");
+		reply_err(s, "usage: loadsgf <file> [move_number]");
 		return;
 	}
-	if (g->opts.sandbox) {
-		reply_err(g, "cannot load file: files are disabled in this session");
+	if (s->opts.sandbox) {
+		reply_err(s, "cannot load file: files are disabled in this session");
 		return;
 	}
 	char why[160];
 	FILE *f = proto_open_regular(argv[0], why, sizeof why);
 	if (!f) {
-		reply_err(g, "cannot load file: %s", why);
+		reply_err(s, "cannot load file: %s", why);
 		return;
 	}
 	char *buf = malloc(1 << 20);
 	if (!buf) {
 		fclose(f);
-		reply_err(g, "out of memory");
+		reply_err(s, "out of memory");
 		return;
 	}
 	size_t n = fread(buf, 1, (1 << 20) - 1, f);
@@ -573,20 +554,21 @@ static void cmd_loadsgf(Gtp *g, int argc, char **argv)
 	buf[n] = 0;
 	char err[TEXT_QUOTE_MAX + 64];
 	if (!load_sgf(g, buf, upto, err, sizeof err))
-		reply_err(g, "cannot load file: %s", err);
+		reply_err(s, "cannot load file: %s", err);
 	else
-		reply_ok(g, "%s", colour_name(g->game.side));
+		reply_ok(s, "%s", colour_name(s->game.side));
 	free(buf);
 }
 
 /* ---- extensions ---------------------------------------------------------- */
 
-static void cmd_setboard(Gtp *g, int argc, char **argv)
+static void cmd_setboard(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	char obf[80];
 	if (argc == 0) {
-		text_write_obf(g->game.board, g->game.side, g->game.size, obf);
-		reply_ok(g, "%s", obf);
+		text_write_obf(s->game.board, s->game.side, s->game.size, obf);
+		reply_ok(s, "%s", obf);
 		return;
 	}
 	/* the OBF may arrive as "squares side" or with the side glued on */
@@ -594,21 +576,22 @@ static void cmd_setboard(Gtp *g, int argc, char **argv)
 	proto_join(line, sizeof line, argv, 0, argc);
 	ObfPosition pos;
 	char err[TEXT_ERR];
-	if (!text_parse_obf(line, g->game.size, &pos, err)) {
-		reply_err(g, "invalid position: %s", err);
+	if (!text_parse_obf(line, s->game.size, &pos, err)) {
+		reply_err(s, "invalid position: %s", err);
 		return;
 	}
-	game_set(&g->game, pos.board, pos.side);
+	game_set(&s->game, pos.board, pos.side);
 	memset(g->explicit_pass, 0, sizeof g->explicit_pass);
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_transcript(Gtp *g, int argc, char **argv)
+static void cmd_transcript(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	if (argc == 0) {
 		char t[2 * GAME_MAX_PLY + 1];
-		text_transcript(&g->game, t);
-		reply_ok(g, "%s", t);
+		text_transcript(&s->game, t);
+		reply_ok(s, "%s", t);
 		return;
 	}
 	char line[PROTO_LINE_MAX];
@@ -617,27 +600,27 @@ static void cmd_transcript(Gtp *g, int argc, char **argv)
 	for (int i = 0; i < argc && n + 2 < sizeof line; i++)
 		n += (size_t)snprintf(line + n, sizeof line - n, "%s", argv[i]);
 	Game t;
-	game_init(&t, g->game.size, g->game.variant);
+	game_init(&t, s->game.size, s->game.variant);
 	char err[TEXT_ERR];
 	if (!text_apply_transcript(&t, line, err)) {
-		reply_err(g, "invalid transcript: %s", err);
+		reply_err(s, "invalid transcript: %s", err);
 		return;
 	}
-	g->game = t;
+	s->game = t;
 	memset(g->explicit_pass, 0, sizeof g->explicit_pass);
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 }
 
-static void cmd_legal(Gtp *g, int argc, char **argv)
+static void cmd_legal(Session *s, int argc, char **argv)
 {
-	uint64_t m = game_moves(&g->game);
-	reply_ok(g, "%s", "");
-	if (!m && game_must_pass(&g->game))
-		reply_add(g, "PASS");
+	uint64_t m = game_moves(&s->game);
+	reply_ok(s, "%s", "");
+	if (!m && game_must_pass(&s->game))
+		reply_add(s, "PASS");
 	for (bool first = true; m; m = bit_pop(m), first = false) {
-		char s[8];
-		text_square_upper(bit_first(m), s);
-		reply_add(g, "%s%s", first ? "" : " ", s);
+		char sq[8];
+		text_square_upper(bit_first(m), sq);
+		reply_add(s, "%s%s", first ? "" : " ", sq);
 	}
 }
 
@@ -684,20 +667,21 @@ static void analyze_info(const EngineInfo *info, void *user)
 		a->n = k + 1;
 }
 
-static void cmd_analyze(Gtp *g, int argc, char **argv)
+static void cmd_analyze(Session *s, int argc, char **argv)
 {
+	Gtp *g = gtp_of(s);
 	long n = 1;
 	if (argc > 1 || (argc == 1 && !util_parse_int(argv[0], 1, 64, &n))) {
-		reply_err(g, "usage: emilia-analyze [lines 1..64]");
+		reply_err(s, "usage: emilia-analyze [lines 1..64]");
 		return;
 	}
-	Game *gm = &g->game;
+	Game *gm = &s->game;
 	if (game_is_over(gm)) {
-		reply_err(g, "the game is over");
+		reply_err(s, "the game is over");
 		return;
 	}
 	if (game_must_pass(gm)) {
-		reply_ok(g, "PASS");
+		reply_ok(s, "PASS");
 		return;
 	}
 	int nmoves = bit_count(game_moves(gm));
@@ -708,17 +692,17 @@ static void cmd_analyze(Gtp *g, int argc, char **argv)
 	lim.multipv = (int)n;
 	AnalyzeLines *a = calloc(1, sizeof *a);
 	if (!a) {
-		reply_err(g, "out of memory");
+		reply_err(s, "out of memory");
 		return;
 	}
-	EngineInfo best = engine_search(g->pe.engine, gm, &lim, analyze_info, a);
+	EngineInfo best = engine_search(s->pe.engine, gm, &lim, analyze_info, a);
 	if (a->n == 0) {
 		a->line[0] = best;
 		a->n = 1;
 	}
 	if (a->n > n)
 		a->n = (int)n;
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 	for (int i = 0; i < a->n; i++) {
 		const EngineInfo *r = &a->line[i];
 		char mv[8], sc[16], d[16], pv[ENGINE_MAX_PV * 3 + 8];
@@ -726,29 +710,30 @@ static void cmd_analyze(Gtp *g, int argc, char **argv)
 		score_text(r->score, sc);
 		depth_text(r, d);
 		pv_text(r, pv, sizeof pv);
-		reply_add(g, "%s%s %s %s %s", i ? "\n" : "", mv, sc, d, pv);
+		reply_add(s, "%s%s %s %s %s", i ? "\n" : "", mv, sc, d, pv);
 	}
 	free(a);
 }
 
-static void solve(Gtp *g, int argc, bool wld)
+static void solve(Session *s, int argc, bool wld)
 {
+	Gtp *g = gtp_of(s);
 	if (argc != 0) {
-		reply_err(g, "usage: %s (no arguments)", wld ? "emilia-wld" : "emilia-solve");
+		reply_err(s, "usage: %s (no arguments)", wld ? "emilia-wld" : "emilia-solve");
 		return;
 	}
-	Game *gm = &g->game;
+	Game *gm = &s->game;
 	int empties = game_empties(gm);
-	long limit = options_int(&g->opts, OPT_SOLVE_LIMIT);
+	long limit = options_int(&s->opts, OPT_SOLVE_LIMIT);
 	if (empties > limit && !game_is_over(gm)) { /* a finished game: its result at once */
-		reply_err(g, "too many empties to solve (%d > solve-limit %ld)", empties, limit);
+		reply_err(s, "too many empties to solve (%d > solve-limit %ld)", empties, limit);
 		return;
 	}
 	/* through the engine: its threads and table, bounded by the GTP clock */
 	EngineLimits lim = search_limits(g);
-	EngineInfo r = engine_solve_game(g->pe.engine, gm, wld, &lim);
+	EngineInfo r = engine_solve_game(s->pe.engine, gm, wld, &lim);
 	if (!r.exact && !r.wld) {
-		reply_err(g, "solve stopped by the clock before the end: no result");
+		reply_err(s, "solve stopped by the clock before the end: no result");
 		return;
 	}
 	char mv[8];
@@ -757,109 +742,102 @@ static void solve(Gtp *g, int argc, bool wld)
 	else
 		text_square_upper(r.move, mv);
 	if (wld)
-		reply_ok(g, "%s %s", mv, r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw");
+		reply_ok(s, "%s %s", mv, r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw");
 	else
-		reply_ok(g, "%s %+d", mv, r.score);
+		reply_ok(s, "%s %+d", mv, r.score);
 }
 
-static void cmd_solve(Gtp *g, int argc, char **argv)
+static void cmd_solve(Session *s, int argc, char **argv)
 {
-	solve(g, argc, false);
+	solve(s, argc, false);
 }
 
-static void cmd_wld(Gtp *g, int argc, char **argv)
+static void cmd_wld(Session *s, int argc, char **argv)
 {
-	solve(g, argc, true);
+	solve(s, argc, true);
 }
 
-static void option_command(Gtp *g, OptionId id, int argc, char **argv)
+static void option_command(Session *s, OptionId id, int argc, char **argv)
 {
 	const OptionDef *d = options_def(id);
 	if (argc == 0) {
-		reply_ok(g, "%s", options_get(&g->opts, id));
+		reply_ok(s, "%s", options_get(&s->opts, id));
 		return;
 	}
 	char value[PROTO_LINE_MAX];
 	proto_join(value, sizeof value, argv, 0, argc);
 	char err[OPTIONS_ERR];
-	Options save = g->opts;
-	if (!options_set(&g->opts, id, value, err)) {
-		reply_err(g, "%s", err);
-		return;
-	}
-	if (!options_apply(&g->opts, id, &g->pe, err)) {
-		g->opts = save;
-		options_apply(&g->opts, id, &g->pe, err);
-		reply_err(g, "%s: %s", d->name, err);
-		return;
-	}
-	reply_ok(g, "%s", "");
+	SessionOptionStatus st = session_set_option(s, id, value, err);
+	if (st == SESSION_OPTION_BAD)
+		reply_err(s, "%s", err);
+	else if (st == SESSION_OPTION_REFUSED)
+		reply_err(s, "%s: %s", d->name, err);
+	else
+		reply_ok(s, "%s", "");
 }
 
-static void cmd_option(Gtp *g, int argc, char **argv)
+static void cmd_option(Session *s, int argc, char **argv)
 {
 	if (argc == 0) {
-		reply_ok(g, "%s", "");
+		reply_ok(s, "%s", "");
 		for (int i = 0; i < OPT_COUNT; i++)
-			reply_add(g, "%s%s %s", i ? "\n" : "", options_def((OptionId)i)->name,
-			          options_get(&g->opts, (OptionId)i)[0] ? options_get(&g->opts, (OptionId)i) : "\"\"");
+			reply_add(s, "%s%s %s", i ? "\n" : "", options_def((OptionId)i)->name,
+			          options_get(&s->opts, (OptionId)i)[0] ? options_get(&s->opts, (OptionId)i) : "\"\"");
 		return;
 	}
 	int id = options_find(argv[0]);
 	if (id < 0) {
-		reply_err(g, "unknown option '%s'", argv[0]);
+		reply_err(s, "unknown option '%s'", argv[0]);
 		return;
 	}
-	option_command(g, (OptionId)id, argc - 1, argv + 1);
+	option_command(s, (OptionId)id, argc - 1, argv + 1);
 }
 
-/* Options that changed a session's game: the variant and the scoring rule
- * of the game in progress, the board size (a new game). */
-static void on_option_change(void *user, const Options *o, OptionId id)
+/* Options that change the game in progress: the scoring rule, the board
+ * size (a new game). */
+static void option_changed(Session *s, OptionId id)
 {
-	Gtp *g = user;
-	if (id == OPT_VARIANT)
-		g->game.variant = options_variant(o);
-	else if (id == OPT_SCORING)
-		g->scoring = options_scoring(o);
-	else if (id == OPT_SIZE && atoi(options_get(o, OPT_SIZE)) != g->game.size)
-		new_game(g, atoi(options_get(o, OPT_SIZE)));
+	Gtp *g = gtp_of(s);
+	if (id == OPT_SCORING)
+		g->scoring = options_scoring(&s->opts);
+	else if (id == OPT_SIZE && session_size(s) != s->game.size)
+		new_game(g, session_size(s));
 }
 
 /* ---- the command table --------------------------------------------------- */
 
-static const GtpCommand gtp_commands[] = {
-	{ "protocol_version", cmd_protocol_version, "", "GTP version (2)" },
-	{ "name", cmd_name, "", "engine name" },
-	{ "version", cmd_version, "", "engine version" },
-	{ "known_command", cmd_known_command, "<command>", "true if the command exists" },
-	{ "list_commands", cmd_list_commands, "", "all commands, one per line" },
-	{ "help", cmd_help, "[command]", "commands with their arguments" },
-	{ "list_games", cmd_list_games, "", "games played: Othello" },
-	{ "set_game", cmd_set_game, "Othello", "choose the game (only Othello)" },
-	{ "boardsize", cmd_boardsize, "8|6", "new game on an 8x8 or 6x6 board" },
-	{ "clear_board", cmd_clear_board, "", "new game from the start position" },
-	{ "komi", cmd_komi, "<float>", "accepted and ignored" },
-	{ "play", cmd_play, "<color> <move|pass>", "play a move (implicit pass if the other side must pass)" },
-	{ "genmove", cmd_genmove, "<color>", "search, play and return a move (PASS when forced)" },
-	{ "reg_genmove", cmd_reg_genmove, "<color>", "search and return a move without playing it" },
-	{ "undo", cmd_undo, "", "take back the last move" },
-	{ "time_settings", cmd_time_settings, "<main> <byo_time> <byo_stones>", "set the clock" },
-	{ "time_left", cmd_time_left, "<color> <seconds> <stones>", "time left on a clock" },
-	{ "showboard", cmd_showboard, "", "draw the board (legal moves marked '.')" },
-	{ "final_score", cmd_final_score, "", "B+n, W+n or 0: the result, or the engine's estimate mid-game" },
-	{ "loadsgf", cmd_loadsgf, "<file> [move_number]", "load a game record" },
-	{ "quit", cmd_quit, "", "exit" },
-	{ "emilia-setboard", cmd_setboard, "[OBF]", "set the position from an OBF line (no argument: show it)" },
-	{ "emilia-transcript", cmd_transcript, "[moves]", "play a transcript from the start (no argument: show it)" },
-	{ "emilia-legal", cmd_legal, "", "legal moves of the side to move" },
-	{ "emilia-analyze", cmd_analyze, "[N]", "best N moves: move score depth pv" },
-	{ "emilia-solve", cmd_solve, "", "exact solve: best move and final disc difference" },
-	{ "emilia-wld", cmd_wld, "", "win/loss/draw solve: best move and result" },
-	{ "emilia-option", cmd_option, "[name [value]]", "list, show or set an option" },
+static const SessionCommand gtp_commands[] = {
+	{ "protocol_version", cmd_protocol_version, 0, "", "GTP version (2)" },
+	{ "name", cmd_name, 0, "", "engine name" },
+	{ "version", cmd_version, 0, "", "engine version" },
+	{ "known_command", cmd_known_command, 0, "<command>", "true if the command exists" },
+	{ "list_commands", cmd_list_commands, 0, "", "all commands, one per line" },
+	{ "help", cmd_help, 0, "[command]", "commands with their arguments" },
+	{ "list_games", cmd_list_games, 0, "", "games played: Othello" },
+	{ "set_game", cmd_set_game, 0, "Othello", "choose the game (only Othello)" },
+	{ "boardsize", cmd_boardsize, 0, "8|6", "new game on an 8x8 or 6x6 board" },
+	{ "clear_board", cmd_clear_board, 0, "", "new game from the start position" },
+	{ "komi", cmd_komi, 0, "<float>", "accepted and ignored" },
+	{ "play", cmd_play, 0, "<color> <move|pass>", "play a move (implicit pass if the other side must pass)" },
+	{ "genmove", cmd_genmove, 0, "<color>", "search, play and return a move (PASS when forced)" },
+	{ "reg_genmove", cmd_reg_genmove, 0, "<color>", "search and return a move without playing it" },
+	{ "undo", cmd_undo, 0, "", "take back the last move" },
+	{ "time_settings", cmd_time_settings, 0, "<main> <byo_time> <byo_stones>", "set the clock" },
+	{ "time_left", cmd_time_left, 0, "<color> <seconds> <stones>", "time left on a clock" },
+	{ "showboard", cmd_showboard, 0, "", "draw the board (legal moves marked '.')" },
+	{ "final_score", cmd_final_score, 0, "", "B+n, W+n or 0: the result, or the engine's estimate mid-game" },
+	{ "loadsgf", cmd_loadsgf, 0, "<file> [move_number]", "load a game record" },
+	{ "quit", cmd_quit, 0, "", "exit" },
+	{ "emilia-setboard", cmd_setboard, 0, "[OBF]", "set the position from an OBF line (no argument: show it)" },
+	{ "emilia-transcript", cmd_transcript, 0, "[moves]", "play a transcript from the start (no argument: show it)" },
+	{ "emilia-legal", cmd_legal, 0, "", "legal moves of the side to move" },
+	{ "emilia-analyze", cmd_analyze, 0, "[N]", "best N moves: move score depth pv" },
+	{ "emilia-solve", cmd_solve, 0, "", "exact solve: best move and final disc difference" },
+	{ "emilia-wld", cmd_wld, 0, "", "win/loss/draw solve: best move and result" },
+	{ "emilia-option", cmd_option, 0, "[name [value]]", "list, show or set an option" },
+	{ NULL, NULL, 0, NULL, NULL }
 };
 
-#define GTP_NCOMMANDS ((int)(sizeof gtp_commands / sizeof gtp_commands[0]))
 #define GTP_OPTION_PREFIX "emilia-"
 
 /* Option commands: emilia-NAME for every registered option. */
@@ -874,38 +852,29 @@ static int find_option_command(const char *name)
 	return -1;
 }
 
-static int find_command(const char *name)
+static void cmd_known_command(Session *s, int argc, char **argv)
 {
-	for (int i = 0; i < GTP_NCOMMANDS; i++)
-		if (proto_eq(name, gtp_commands[i].name))
-			return i;
-	return -1;
+	bool known = argc == 1 && (session_command(s->proto, argv[0]) || find_option_command(argv[0]) >= 0);
+	reply_ok(s, "%s", known ? "true" : "false");
 }
 
-static void cmd_known_command(Gtp *g, int argc, char **argv)
+static void cmd_list_commands(Session *s, int argc, char **argv)
 {
-	bool known = argc == 1 && (find_command(argv[0]) >= 0 || find_option_command(argv[0]) >= 0);
-	reply_ok(g, "%s", known ? "true" : "false");
-}
-
-static void cmd_list_commands(Gtp *g, int argc, char **argv)
-{
-	reply_ok(g, "%s", "");
-	for (int i = 0; i < GTP_NCOMMANDS; i++)
-		reply_add(g, "%s%s", i ? "\n" : "", gtp_commands[i].name);
+	reply_ok(s, "%s", "");
+	for (int i = 0; gtp_commands[i].name; i++)
+		reply_add(s, "%s%s", i ? "\n" : "", gtp_commands[i].name);
 	for (int i = 0; i < OPT_COUNT; i++)
-		reply_add(g, "\n%s%s", GTP_OPTION_PREFIX, options_def((OptionId)i)->name);
+		reply_add(s, "\n%s%s", GTP_OPTION_PREFIX, options_def((OptionId)i)->name);
 }
 
-static void cmd_help(Gtp *g, int argc, char **argv)
+static void cmd_help(Session *s, int argc, char **argv)
 {
-	reply_ok(g, "%s", "");
+	reply_ok(s, "%s", "");
 	bool any = false;
-	for (int i = 0; i < GTP_NCOMMANDS; i++) {
-		const GtpCommand *c = &gtp_commands[i];
+	for (const SessionCommand *c = gtp_commands; c->name; c++) {
 		if (argc && !proto_eq(argv[0], c->name))
 			continue;
-		reply_add(g, "%s%s%s%s - %s", any ? "\n" : "", c->name, c->args[0] ? " " : "", c->args, c->help);
+		reply_add(s, "%s%s%s%s - %s", any ? "\n" : "", c->name, c->args[0] ? " " : "", c->args, c->help);
 		any = true;
 	}
 	for (int i = 0; i < OPT_COUNT; i++) {
@@ -914,64 +883,14 @@ static void cmd_help(Gtp *g, int argc, char **argv)
 		snprintf(name, sizeof name, "%s%s", GTP_OPTION_PREFIX, d->name);
 		if (argc && !proto_eq(argv[0], name))
 			continue;
-		reply_add(g, "%s%s [value] - %s", any ? "\n" : "", name, d->help);
+		reply_add(s, "%s%s [value] - %s", any ? "\n" : "", name, d->help);
 		any = true;
 	}
 	if (!any)
-		reply_err(g, "unknown command");
+		reply_err(s, "unknown command");
 }
 
-/* ---- session ------------------------------------------------------------- */
-
-Gtp *gtp_new(FILE *out, const Options *opts, char *err)
-{
-	Gtp *g = calloc(1, sizeof *g);
-	if (!g) {
-		snprintf(err, OPTIONS_ERR, "out of memory");
-		return NULL;
-	}
-	g->out = out;
-	g->opts = *opts;
-	g->opts.on_change = on_option_change;
-	g->opts.user = g;
-	char book_err[OPTIONS_ERR] = "";
-	if (!options_engine_open(&g->pe, &g->opts, err, book_err)) {
-		free(g);
-		return NULL;
-	}
-	if (book_err[0] && options_get(&g->opts, OPT_BOOK)[0])
-		fprintf(stderr, "emilia: book: %s (playing without it)\n", book_err);
-	g->init_opts = g->opts;
-	proto_buf_init(&g->reply.text);
-	g->scoring = options_scoring(&g->opts);
-	new_game(g, atoi(options_get(&g->opts, OPT_SIZE)));
-	return g;
-}
-
-void gtp_free(Gtp *g)
-{
-	if (!g)
-		return;
-	options_engine_close(&g->pe);
-	proto_buf_free(&g->reply.text);
-	free(g);
-}
-
-void gtp_reset(Gtp *g)
-{
-	options_restore(&g->opts, &g->init_opts, &g->pe);
-	g->scoring = options_scoring(&g->opts);
-	g->timed = false;
-	g->main_time = g->byo_time = 0;
-	g->byo_stones = 0;
-	g->quit = false;
-	new_game(g, atoi(options_get(&g->opts, OPT_SIZE)));
-}
-
-void gtp_set_node_cap(Gtp *g, uint64_t nodes)
-{
-	g->node_cap = nodes;
-}
+/* ---- framing ------------------------------------------------------------ */
 
 /* Copy a leading decimal id (GTP ids are non-negative integers) into id,
  * digits exactly as sent, so that the reply carries the same id.  Returns
@@ -995,67 +914,110 @@ static bool parse_id(char **s, char id[GTP_ID_MAX + 1])
 	return true;
 }
 
-static bool execute(Gtp *g, char *line, bool too_long)
+/* A line without its comment and id: the command, or NULL when the line is
+ * empty or already answered (an id too long, a line too long, no
+ * command). */
+static char *frame(Session *s, char *line, bool too_long)
 {
+	Gtp *g = gtp_of(s);
 	char *hash = strchr(line, '#');
 	if (hash)
 		*hash = 0;
-	char *s = text_trim(line);
-	if (!*s && !too_long)
-		return true;
-	bool id_ok = parse_id(&s, g->reply.id);
-	s = text_trim(s);
-	if (!id_ok) {
-		reply_err(g, "id too long (more than %d digits)", GTP_ID_MAX);
-		reply_send(g);
-		return true;
-	}
-	if (too_long) {
-		reply_err(g, "line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
-		reply_send(g);
-		return true;
-	}
-	char *argv[PROTO_MAX_ARGS];
-	int argc = proto_split(s, argv, PROTO_MAX_ARGS);
-	if (argc == 0) {
-		reply_err(g, "missing command");
-		reply_send(g);
-		return true;
-	}
-	int k = find_command(argv[0]);
-	int opt = k < 0 ? find_option_command(argv[0]) : -1;
-	if (k >= 0)
-		gtp_commands[k].fn(g, argc - 1, argv + 1);
-	else if (opt >= 0)
-		option_command(g, (OptionId)opt, argc - 1, argv + 1);
+	char *t = text_trim(line);
+	if (!*t && !too_long)
+		return NULL;
+	bool id_ok = parse_id(&t, g->reply.id);
+	t = text_trim(t);
+	if (!id_ok)
+		reply_err(s, "id too long (more than %d digits)", GTP_ID_MAX);
+	else if (too_long)
+		reply_err(s, "line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
+	else if (!*t)
+		reply_err(s, "missing command");
 	else
-		reply_err(g, "unknown command");
+		return t;
 	reply_send(g);
-	return !g->quit;
+	return NULL;
+}
+
+/* emilia-NAME for an option, else an unknown command. */
+static void unknown(Session *s, int argc, char **argv)
+{
+	int opt = find_option_command(argv[0]);
+	if (opt >= 0)
+		option_command(s, (OptionId)opt, argc - 1, argv + 1);
+	else
+		reply_err(s, "unknown command");
+}
+
+static void done(Session *s)
+{
+	reply_send(gtp_of(s));
+}
+
+static void reset(Session *s)
+{
+	Gtp *g = gtp_of(s);
+	g->scoring = options_scoring(&s->opts);
+	g->timed = false;
+	g->main_time = g->byo_time = 0;
+	g->byo_stones = 0;
+	new_game(g, session_size(s));
+}
+
+static void destroy(Session *s)
+{
+	proto_buf_free(&gtp_of(s)->reply.text);
+}
+
+static const SessionProtocol gtp_protocol = {
+	.commands = gtp_commands,
+	.frame = frame,
+	.unknown = unknown,
+	.done = done,
+	.option_changed = option_changed,
+	.reset = reset,
+	.destroy = destroy,
+};
+
+/* ---- the session ---------------------------------------------------------- */
+
+Gtp *gtp_new(FILE *out, const Options *opts, char *err)
+{
+	Gtp *g = (Gtp *)session_new(&gtp_protocol, sizeof *g, out, opts, err);
+	if (!g)
+		return NULL;
+	session_warn_book(&g->s);
+	proto_buf_init(&g->reply.text);
+	g->scoring = options_scoring(&g->s.opts);
+	new_game(g, session_size(&g->s));
+	return g;
+}
+
+void gtp_free(Gtp *g)
+{
+	if (g)
+		session_free(&g->s);
+}
+
+void gtp_reset(Gtp *g)
+{
+	session_reset(&g->s);
+}
+
+void gtp_set_node_cap(Gtp *g, uint64_t nodes)
+{
+	g->s.node_cap = nodes;
 }
 
 bool gtp_execute_line(Gtp *g, const char *line)
 {
-	ProtoLine *l = malloc(sizeof *l);
-	if (!l)
-		return true;
-	bool too_long = proto_clean_line(line, l) == PROTO_LINE_TOO_LONG;
-	bool r = execute(g, l->text, too_long);
-	free(l);
-	return r;
+	return session_execute_line(&g->s, line);
 }
 
-void gtp_run(Gtp *g, FILE *in)
+int gtp_main(FILE *in, FILE *out, const Options *opts)
 {
-	ProtoLine *line = malloc(sizeof *line);
-	if (!line)
-		return;
-	for (;;) {
-		ProtoLineStatus st = proto_read_line(in, line);
-		if (st == PROTO_LINE_EOF)
-			break;
-		if (!execute(g, line->text, st == PROTO_LINE_TOO_LONG))
-			break;
-	}
-	free(line);
+	char err[OPTIONS_ERR];
+	Gtp *g = gtp_new(out, opts, err);
+	return session_main(g ? &g->s : NULL, in, err);
 }

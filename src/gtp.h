@@ -1,14 +1,15 @@
 /*
- * gtp.h - the Go Text Protocol (version 2) with the Othello conventions of
- * ../shared/PROTOCOLS.md: what Quarry, GoGui-style controllers and script
+ * gtp.h - the Go Text Protocol (version 2) with the Othello conventions
+ * (docs/protocols.md): what Quarry, GoGui-style controllers and script
  * runners speak.  The default mode of `emilia`.
  *
- * Design: one command table (name, handler, argument synopsis, help)
- * produces list_commands, known_command and help; the `emilia-NAME`
- * commands of the options come from the option registry (options.h).
- * Handlers fill a reply object that carries the request id, so no handler
- * formats ids or framing: the dispatcher writes `=id text` or `?id text`
- * and the blank line.
+ * Design: a translator on the session base (session.h).  One command
+ * table (name, handler, argument synopsis, help) produces list_commands,
+ * known_command and help; the `emilia-NAME` commands of the options come
+ * from the option registry (options.h).  Handlers fill a reply object that
+ * carries the request id, so no handler formats ids or framing: the
+ * session's frame and done hooks read the id and write `=id text` or
+ * `?id text` and the blank line.
  *
  * Passes: the board follows whatever convention the controller uses.
  * Passes the controller never sent (a move by the colour not to move when
@@ -43,17 +44,18 @@ void gtp_set_node_cap(Gtp *g, uint64_t nodes);
 /* Execute one input line (framing included); false once `quit` ran. */
 bool gtp_execute_line(Gtp *g, const char *line);
 
-/* Read commands from in until quit or end of input. */
-void gtp_run(Gtp *g, FILE *in);
+/* The limits of a genmove now, in the terms of the clock model
+ * (timeman.h). */
+EngineLimits gtp_limits(const Gtp *g);
 
 /* Load the main line of an SGF game record (the text of a file, as
  * loadsgf reads it) up to before move `upto` (1-based; 0 = all).  All or
  * nothing: false leaves the game unchanged, with a printable reason in
  * err.  For the fuzzing harness and tests. */
-/* The limits of a genmove now, in the terms of the clock model
- * (timeman.h). */
-EngineLimits gtp_limits(const Gtp *g);
-
 bool gtp_load_sgf(Gtp *g, const char *text, long upto, char *err, size_t errlen);
+
+/* `emilia` (GTP on in and out until quit or the end of input); returns the
+ * exit status. */
+int gtp_main(FILE *in, FILE *out, const Options *opts);
 
 #endif

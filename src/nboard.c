@@ -1,33 +1,24 @@
-#include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "book.h"
 #include "nboard.h"
-#include "timeman.h"
-#include "proto_io.h"
-#include "proto_search.h"
+#include "session.h"
 #include "text.h"
+#include "timeman.h"
 #include "util.h"
 
 #define NBOARD_NAME "Emilia"
 #define NBOARD_MAX_HINTS 64
 
-typedef enum { JOB_NONE, JOB_GO, JOB_HINT, JOB_ANALYZE } NBoardJob;
-
 struct NBoard {
-	ProtoOut out;
-	Options opts;
-	Options init_opts;
-	ProtoEngine pe;
-	Game game;
+	Session s;                          /* options, engine, game, search, loop */
 	double time_left[2], increment[2];  /* from the GGF clocks; -1 = none */
-	int depth;                          /* `set depth`, 0 = from the level option */
-	ProtoSearch search;
-	NBoardJob job;
-	uint64_t node_cap;
-	bool quit;
 };
+
+static NBoard *nboard_of(Session *s)
+{
+	return (NBoard *)s;
+}
 
 /* ---- output ---------------------------------------------------------------- */
 
@@ -39,7 +30,7 @@ static void status(NBoard *nb, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	proto_out_line(&nb->out, "status%s%s", msg[0] ? " " : "", msg);
+	proto_out_line(&nb->s.out, "status%s%s", msg[0] ? " " : "", msg);
 }
 
 static void move_upper(int mv, char *out)
@@ -78,12 +69,12 @@ static void depth_text(const EngineInfo *r, char *out)
 static void on_hint_info(const EngineInfo *info, void *user)
 {
 	NBoard *nb = user;
-	if (atomic_load(&nb->search.stopped))
+	if (atomic_load(&nb->s.search.stopped))
 		return;
 	char pv[ENGINE_MAX_PV * 2 + 8], d[24];
 	pv_text(info->pv, info->pvlen, info->move, pv, sizeof pv);
 	depth_text(info, d);
-	proto_out_line(&nb->out, "search %s %.2f 0 %s", pv, (double)info->score, d);
+	proto_out_line(&nb->s.out, "search %s %.2f 0 %s", pv, (double)info->score, d);
 }
 
 static void on_go_done(void *user, const Game *g, const EngineInfo *r, bool stopped)
@@ -93,11 +84,11 @@ static void on_go_done(void *user, const Game *g, const EngineInfo *r, bool stop
 		return; /* a ping interrupted it: the GUI no longer waits for it */
 	char mv[8];
 	move_upper(r->move, mv);
-	proto_out_line(&nb->out, "nodestats %llu %.2f", (unsigned long long)r->nodes, r->seconds);
+	proto_out_line(&nb->s.out, "nodestats %llu %.2f", (unsigned long long)r->nodes, r->seconds);
 	if (r->move == BOARD_PASS || r->move == BOARD_NOMOVE)
-		proto_out_line(&nb->out, "=== %s", r->move == BOARD_PASS ? "PA" : "PA");
+		proto_out_line(&nb->s.out, "=== PA");
 	else
-		proto_out_line(&nb->out, "=== %s/%.2f/%.2f", mv, (double)r->score, r->seconds);
+		proto_out_line(&nb->s.out, "=== %s/%.2f/%.2f", mv, (double)r->score, r->seconds);
 	status(nb, "%s", "");
 }
 
@@ -109,22 +100,18 @@ static void on_hint_done(void *user, const Game *g, const EngineInfo *r, bool st
 
 /* ---- commands ----------------------------------------------------------------- */
 
+/* `set depth` went to the level: midgame depth, with the endgame solved
+ * from the level's number of empties. */
 static EngineLimits limits(const NBoard *nb, bool clock)
 {
-	EngineLimits lim;
-	memset(&lim, 0, sizeof lim);
-	lim.time_left = -1;
-	/* `set depth` went to the level: midgame depth, with the endgame
-	 * solved from the level's number of empties */
-	int c = nb->game.side;
+	EngineLimits lim = session_limits(&nb->s);
+	int c = nb->s.game.side;
 	if (clock && nb->time_left[c] >= 0) {
 		/* the GGF clock in the terms of the clock model (timeman.h) */
 		lim.time_left = nb->time_left[c];
 		lim.increment = nb->increment[c];
-		lim.overhead = (double)options_int(&nb->opts, OPT_OVERHEAD) / 1000.0;
+		lim.overhead = (double)options_int(&nb->s.opts, OPT_OVERHEAD) / 1000.0;
 	}
-	if (nb->node_cap)
-		lim.nodes = nb->node_cap;
 	return lim;
 }
 
@@ -133,67 +120,68 @@ EngineLimits nboard_limits(const NBoard *nb)
 	return limits(nb, true);
 }
 
-static void cmd_go(NBoard *nb)
+static void cmd_go(Session *s, int argc, char **argv)
 {
-	const Game *g = &nb->game;
+	NBoard *nb = nboard_of(s);
+	const Game *g = &s->game;
 	if (game_is_over(g)) {
 		status(nb, "error: go: the game is over");
 		return;
 	}
 	status(nb, "Emilia is thinking");
 	if (game_must_pass(g)) {
-		proto_out_line(&nb->out, "=== PA");
+		proto_out_line(&s->out, "=== PA");
 		status(nb, "%s", "");
 		return;
 	}
 	EngineLimits lim = limits(nb, true);
 	double hard = timeman_deadline(&lim);
-	nb->job = JOB_GO;
-	if (!proto_search_start(&nb->search, nb->pe.engine, g, &lim, hard, NULL, on_go_done, nb))
+	if (!proto_search_start(&s->search, s->pe.engine, g, &lim, hard, NULL, on_go_done, nb))
 		status(nb, "error: cannot start the search");
 }
 
 /* The book's moves as `book` lines; returns how many were sent. */
 static int book_hints(NBoard *nb, int n)
 {
-	if (!nb->pe.book || !options_bool(&nb->opts, OPT_USEBOOK))
+	if (!nb->s.pe.book || !options_bool(&nb->s.opts, OPT_USEBOOK))
 		return 0;
 	int sent = 0;
 	BookMove moves[NBOARD_MAX_HINTS];
-	int k = book_list_moves(nb->pe.book, &nb->game, moves, n < NBOARD_MAX_HINTS ? n : NBOARD_MAX_HINTS);
+	int k = book_list_moves(nb->s.pe.book, &nb->s.game, moves, n < NBOARD_MAX_HINTS ? n : NBOARD_MAX_HINTS);
 	for (int i = 0; i < k; i++) {
 		if (moves[i].leaf)
 			continue;
 		int line[ENGINE_MAX_PV];
-		int len = book_line(nb->pe.book, &nb->game, moves[i].move, line, ENGINE_MAX_PV);
+		int len = book_line(nb->s.pe.book, &nb->s.game, moves[i].move, line, ENGINE_MAX_PV);
 		char pv[ENGINE_MAX_PV * 2 + 8], d[24];
 		pv_text(line, len, moves[i].move, pv, sizeof pv);
 		if (moves[i].lower == moves[i].upper || moves[i].level == BOOK_LEVEL_EXACT)
 			strcpy(d, "100%");
 		else
 			sprintf(d, "%d", moves[i].level);
-		proto_out_line(&nb->out, "book %s %.2f %u %s", pv, (double)moves[i].score,
+		proto_out_line(&nb->s.out, "book %s %.2f %u %s", pv, (double)moves[i].score,
 		               (unsigned)moves[i].games, d);
 		sent++;
 	}
 	return sent;
 }
 
-static void cmd_hint(NBoard *nb, int argc, char **argv)
+static void cmd_hint(Session *s, int argc, char **argv)
 {
+	NBoard *nb = nboard_of(s);
 	long n = 1;
 	if (argc != 1 || !util_parse_int(argv[0], 1, 1000, &n)) {
 		status(nb, "error: usage: hint <number of moves>");
 		return;
 	}
-	const Game *g = &nb->game;
+	const Game *g = &s->game;
 	if (game_is_over(g)) {
 		status(nb, "error: hint: the game is over");
 		return;
 	}
 	status(nb, "Emilia is thinking");
 	if (game_must_pass(g)) {
-		proto_out_line(&nb->out, "search PA 0.00 0 0");
+		proto_out_line(&s->out, "search PA 0.00 0 0");
 		status(nb, "%s", "");
 		return;
 	}
@@ -208,8 +196,7 @@ static void cmd_hint(NBoard *nb, int argc, char **argv)
 	}
 	EngineLimits lim = limits(nb, false);
 	lim.multipv = (int)n;
-	nb->job = JOB_HINT;
-	if (!proto_search_start(&nb->search, nb->pe.engine, g, &lim, 0, on_hint_info, on_hint_done, nb))
+	if (!proto_search_start(&s->search, s->pe.engine, g, &lim, 0, on_hint_info, on_hint_done, nb))
 		status(nb, "error: cannot start the search");
 }
 
@@ -230,23 +217,24 @@ static void analyze_job(void *user, ProtoSearch *s)
 		EngineInfo r = engine_search(s->engine, &t, &lim, NULL, NULL);
 		if (atomic_load(&s->stopped))
 			break;
-		proto_out_line(&nb->out, "analysis %d %.2f", ply, (double)r.score);
+		proto_out_line(&nb->s.out, "analysis %d %.2f", ply, (double)r.score);
 	}
 	if (!atomic_load(&s->stopped))
 		status(nb, "%s", "");
 }
 
-static void cmd_analyze(NBoard *nb)
+static void cmd_analyze(Session *s, int argc, char **argv)
 {
+	NBoard *nb = nboard_of(s);
 	status(nb, "Emilia is analyzing");
-	nb->job = JOB_ANALYZE;
-	nb->search.game = nb->game;
-	if (!proto_search_start_job(&nb->search, nb->pe.engine, analyze_job, nb))
+	s->search.game = s->game;
+	if (!proto_search_start_job(&s->search, s->pe.engine, analyze_job, nb))
 		status(nb, "error: cannot start the analysis");
 }
 
-static void cmd_move(NBoard *nb, int argc, char **argv)
+static void cmd_move(Session *s, int argc, char **argv)
 {
+	NBoard *nb = nboard_of(s);
 	if (argc != 1) {
 		status(nb, "error: usage: move <square>[/eval[/time]]");
 		return;
@@ -255,11 +243,11 @@ static void cmd_move(NBoard *nb, int argc, char **argv)
 	snprintf(buf, sizeof buf, "%s", argv[0]);
 	int mv;
 	double t;
-	if (!text_ggf_move(buf, nb->game.size, &mv, &t, merr)) {
+	if (!text_ggf_move(buf, s->game.size, &mv, &t, merr)) {
 		status(nb, "error: move: %s", merr);
 		return;
 	}
-	Game *g = &nb->game;
+	Game *g = &s->game;
 	int mover = g->side;
 	GameStatus st;
 	if (mv == BOARD_PASS)
@@ -282,8 +270,16 @@ static void cmd_move(NBoard *nb, int argc, char **argv)
 	}
 }
 
-static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
+/* The GGF of `set game`, the rest of the line as it is (NULL when none). */
+static char *set_game_text(char *line)
 {
+	char *q = text_trim(text_trim(line) + 4); /* after "set" */
+	return strncasecmp(q, "game ", 5) ? NULL : text_trim(q + 5);
+}
+
+static void cmd_set(Session *s, int argc, char **argv)
+{
+	NBoard *nb = nboard_of(s);
 	if (argc < 1) {
 		status(nb, "error: usage: set depth|game|contempt|<option> <value>");
 		return;
@@ -295,9 +291,7 @@ static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
 			status(nb, "error: set depth: expected 0..60");
 			return;
 		}
-		nb->depth = (int)d;
-		options_set(&nb->opts, OPT_LEVEL, argv[1], err);
-		options_apply(&nb->opts, OPT_LEVEL, &nb->pe, err);
+		session_set_option(s, OPT_LEVEL, argv[1], err);
 		return;
 	}
 	if (proto_eq(argv[0], "contempt")) {
@@ -309,14 +303,15 @@ static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
 		return;
 	}
 	if (proto_eq(argv[0], "game")) {
+		char *ggf = set_game_text(s->line);
 		Game g;
 		double tl[2], inc[2];
 		char gerr[160];
-		if (!rest || !text_parse_ggf(rest, options_variant(&nb->opts), &g, tl, inc, gerr)) {
-			status(nb, "error: set game: %s", rest ? gerr : "missing GGF");
+		if (!ggf || !text_parse_ggf(ggf, options_variant(&s->opts), &g, tl, inc, gerr)) {
+			status(nb, "error: set game: %s", ggf ? gerr : "missing GGF");
 			return;
 		}
-		nb->game = g;
+		s->game = g;
 		memcpy(nb->time_left, tl, sizeof tl);
 		memcpy(nb->increment, inc, sizeof inc);
 		return;
@@ -326,168 +321,113 @@ static void cmd_set(NBoard *nb, int argc, char **argv, char *rest)
 		status(nb, "error: set: unknown setting '%.40s'", argv[0]);
 		return;
 	}
-	const char *v = argc >= 2 ? argv[1] : "";
-	Options save = nb->opts;
-	if (!options_set(&nb->opts, (OptionId)id, v, err) ||
-	    !options_apply(&nb->opts, (OptionId)id, &nb->pe, err)) {
-		nb->opts = save;
+	if (session_set_option(s, (OptionId)id, argc >= 2 ? argv[1] : "", err) != SESSION_OPTION_OK)
 		status(nb, "error: set %s: %s", argv[0], err);
-		return;
-	}
-	if (id == OPT_VARIANT)
-		nb->game.variant = options_variant(&nb->opts);
 }
 
-static void cmd_learn(NBoard *nb)
+static void cmd_learn(Session *s, int argc, char **argv)
 {
+	NBoard *nb = nboard_of(s);
 	char err[BOOK_ERR];
-	const char *path = options_get(&nb->opts, OPT_BOOK);
-	if (!path[0] || nb->opts.sandbox) {
+	const char *path = options_get(&s->opts, OPT_BOOK);
+	if (!path[0] || s->opts.sandbox) {
 		status(nb, "no book file to learn into (start with --book FILE)");
-		proto_out_line(&nb->out, "learned");
+		proto_out_line(&s->out, "learned");
 		return;
 	}
-	if (!nb->pe.book) {
-		nb->pe.book = book_new();
-		if (nb->pe.book)
-			engine_set_book(nb->pe.engine, book_engine_probe, nb->pe.book);
+	if (!s->pe.book) {
+		s->pe.book = book_new();
+		if (s->pe.book)
+			engine_set_book(s->pe.engine, book_engine_probe, s->pe.book);
 	}
-	if (!nb->pe.book || !book_learn(nb->pe.book, &nb->game, err) ||
-	    !book_save(nb->pe.book, path, NULL, NULL, err))
-		status(nb, "learn failed: %s", nb->pe.book ? err : "out of memory");
-	proto_out_line(&nb->out, "learned");
+	if (!s->pe.book || !book_learn(s->pe.book, &s->game, err) ||
+	    !book_save(s->pe.book, path, NULL, NULL, err))
+		status(nb, "learn failed: %s", s->pe.book ? err : "out of memory");
+	proto_out_line(&s->out, "learned");
 }
 
-static bool execute(NBoard *nb, char *line, bool too_long)
+static void cmd_ping(Session *s, int argc, char **argv)
 {
-	if (too_long) {
-		status(nb, "error: line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
-		return true;
-	}
-	char *s = text_trim(line);
-	if (!*s)
-		return true;
-	/* `set game` keeps the rest of the line as it is */
-	char *rest = NULL;
-	if (!strncasecmp(s, "set ", 4)) {
-		char *q = text_trim(s + 4);
-		if (!strncasecmp(q, "game ", 5))
-			rest = text_trim(q + 5);
-	}
-	char copy[PROTO_LINE_MAX];
-	snprintf(copy, sizeof copy, "%s", s);
-	char *argv[PROTO_MAX_ARGS];
-	int argc = proto_split(copy, argv, PROTO_MAX_ARGS);
-	const char *cmd = argv[0];
-	if (proto_eq(cmd, "ping")) {
-		proto_search_stop(&nb->search);
-		proto_out_line(&nb->out, "pong%s%s", argc > 1 ? " " : "", argc > 1 ? argv[1] : "");
-		return true;
-	}
-	if (proto_eq(cmd, "quit")) {
-		proto_search_stop(&nb->search);
-		nb->quit = true;
-		return false;
-	}
-	proto_search_wait(&nb->search);
-	if (proto_eq(cmd, "nboard")) {
-		proto_out_line(&nb->out, "set myname " NBOARD_NAME);
-	} else if (proto_eq(cmd, "set")) {
-		cmd_set(nb, argc - 1, argv + 1, rest);
-	} else if (proto_eq(cmd, "move")) {
-		cmd_move(nb, argc - 1, argv + 1);
-	} else if (proto_eq(cmd, "go")) {
-		cmd_go(nb);
-	} else if (proto_eq(cmd, "hint")) {
-		cmd_hint(nb, argc - 1, argv + 1);
-	} else if (proto_eq(cmd, "learn")) {
-		cmd_learn(nb);
-	} else if (proto_eq(cmd, "analyze")) {
-		cmd_analyze(nb);
-	} else {
-		char q[170];
-		status(nb, "error: unknown command '%s'", text_quote(cmd, q));
-	}
-	return true;
+	proto_search_stop(&s->search);
+	proto_out_line(&s->out, "pong%s%s", argc > 0 ? " " : "", argc > 0 ? argv[0] : "");
 }
+
+static void cmd_nboard(Session *s, int argc, char **argv)
+{
+	proto_out_line(&s->out, "set myname " NBOARD_NAME);
+}
+
+static void unknown(Session *s, int argc, char **argv)
+{
+	char q[TEXT_QUOTE_MAX];
+	status(nboard_of(s), "error: unknown command '%s'", text_quote(argv[0], q));
+}
+
+static void too_long(Session *s)
+{
+	status(nboard_of(s), "error: line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
+}
+
+static void reset(Session *s)
+{
+	NBoard *nb = nboard_of(s);
+	nb->time_left[0] = nb->time_left[1] = -1;
+	nb->increment[0] = nb->increment[1] = 0;
+}
+
+/* ping and quit stop a search; the others wait for it. */
+static const SessionCommand nboard_commands[] = {
+	{ "ping", cmd_ping, SESSION_ANYTIME, NULL, NULL },
+	{ "quit", session_cmd_quit, SESSION_ANYTIME, NULL, NULL },
+	{ "nboard", cmd_nboard, 0, NULL, NULL },
+	{ "set", cmd_set, 0, NULL, NULL },
+	{ "move", cmd_move, 0, NULL, NULL },
+	{ "go", cmd_go, 0, NULL, NULL },
+	{ "hint", cmd_hint, 0, NULL, NULL },
+	{ "learn", cmd_learn, 0, NULL, NULL },
+	{ "analyze", cmd_analyze, 0, NULL, NULL },
+	{ NULL, NULL, 0, NULL, NULL }
+};
+
+static const SessionProtocol nboard_protocol = {
+	.commands = nboard_commands,
+	.too_long = too_long,
+	.unknown = unknown,
+	.reset = reset,
+};
 
 NBoard *nboard_new(FILE *out, const Options *opts, char *err)
 {
-	NBoard *nb = calloc(1, sizeof *nb);
-	if (!nb) {
-		snprintf(err, OPTIONS_ERR, "out of memory");
-		return NULL;
-	}
-	nb->opts = *opts;
-	nb->opts.on_change = NULL;
-	if (!options_engine_open(&nb->pe, &nb->opts, err, NULL)) {
-		free(nb);
-		return NULL;
-	}
-	nb->init_opts = nb->opts;
-	proto_out_init(&nb->out, out);
-	proto_search_init(&nb->search);
-	game_init(&nb->game, atoi(options_get(&nb->opts, OPT_SIZE)), options_variant(&nb->opts));
-	nb->time_left[0] = nb->time_left[1] = -1;
+	NBoard *nb = (NBoard *)session_new(&nboard_protocol, sizeof *nb, out, opts, err);
+	if (nb)
+		reset(&nb->s);
 	return nb;
 }
 
 void nboard_free(NBoard *nb)
 {
-	if (!nb)
-		return;
-	proto_search_destroy(&nb->search);
-	options_engine_close(&nb->pe);
-	proto_out_destroy(&nb->out);
-	free(nb);
+	if (nb)
+		session_free(&nb->s);
 }
 
 void nboard_reset(NBoard *nb)
 {
-	proto_search_stop(&nb->search);
-	options_restore(&nb->opts, &nb->init_opts, &nb->pe);
-	game_init(&nb->game, atoi(options_get(&nb->opts, OPT_SIZE)), options_variant(&nb->opts));
-	nb->time_left[0] = nb->time_left[1] = -1;
-	nb->increment[0] = nb->increment[1] = 0;
-	nb->depth = 0;
-	nb->quit = false;
+	session_reset(&nb->s);
 }
 
 void nboard_set_node_cap(NBoard *nb, uint64_t nodes)
 {
-	nb->node_cap = nodes;
+	nb->s.node_cap = nodes;
 }
 
 void nboard_wait(NBoard *nb)
 {
-	proto_search_wait(&nb->search);
+	session_wait(&nb->s);
 }
 
 bool nboard_execute_line(NBoard *nb, const char *line)
 {
-	ProtoLine *l = malloc(sizeof *l);
-	if (!l)
-		return true;
-	bool too_long = proto_clean_line(line, l) == PROTO_LINE_TOO_LONG;
-	bool r = execute(nb, l->text, too_long);
-	free(l);
-	return r;
-}
-
-void nboard_run(NBoard *nb, FILE *in)
-{
-	ProtoLine *line = malloc(sizeof *line);
-	if (!line)
-		return;
-	for (;;) {
-		ProtoLineStatus st = proto_read_line(in, line);
-		if (st == PROTO_LINE_EOF)
-			break;
-		if (!execute(nb, line->text, st == PROTO_LINE_TOO_LONG))
-			break;
-	}
-	proto_search_wait(&nb->search);
-	free(line);
+	return session_execute_line(&nb->s, line);
 }
 
 int nboard_main(FILE *in, FILE *out, const Options *opts)
@@ -498,9 +438,5 @@ int nboard_main(FILE *in, FILE *out, const Options *opts)
 		fclose(stderr);
 	char err[OPTIONS_ERR];
 	NBoard *nb = nboard_new(out, opts, err);
-	if (!nb)
-		return 1;
-	nboard_run(nb, in);
-	nboard_free(nb);
-	return 0;
+	return session_main(nb ? &nb->s : NULL, in, err);
 }

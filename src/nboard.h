@@ -1,6 +1,7 @@
 /*
  * nboard.h - the NBoard protocol (version 2) of the NBoard GUI, as
- * ../shared/PROTOCOLS.md and NTest's Protocol.htm describe it.
+ * docs/protocols.md and NTest's Protocol.htm describe it: a translator on
+ * the session base (session.h).
  *
  * The GUI merges the engine's stderr into its stdout, so this mode never
  * writes to stderr.  Searches (`go`, `hint`, `analyze`) run in a worker
@@ -34,7 +35,6 @@ void nboard_wait(NBoard *nb);
 
 /* The limits of a `go` now, in the terms of the clock model (timeman.h). */
 EngineLimits nboard_limits(const NBoard *nb);
-void nboard_run(NBoard *nb, FILE *in);
 
 /* `emilia --nboard`. */
 int nboard_main(FILE *in, FILE *out, const Options *opts);

@@ -1,25 +1,20 @@
-#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 #include "book.h"
 #include "gamefile.h"
 #include "play.h"
 #include "progress.h"
-#include "proto_io.h"
-#include "proto_search.h"
 #include "review.h"
+#include "session.h"
 #include "text.h"
 #include "util.h"
 
 typedef struct Play {
-	FILE *out;
-	Options opts;
-	ProtoEngine pe;
-	Game game;
+	Session s;            /* options, engine, game, the read-execute loop */
+	FILE *out;            /* s.out's stream */
 	int human;
 	double move_time;
 	bool over_reported;
@@ -38,6 +33,11 @@ typedef struct Play {
 	double think_t0;
 	const char *think_what;
 } Play;
+
+static Play *play_of(Session *s)
+{
+	return (Play *)s;
+}
 
 static const char *colour_word(int c)
 {
@@ -72,7 +72,7 @@ static int last_move(const Game *g)
  * to move, the disc counts, the last move and the clocks beside it. */
 static void show_board(Play *p)
 {
-	const Game *g = &p->game;
+	const Game *g = &p->s.game;
 	uint64_t black = game_colour_bits(g, BLACK), white = game_colour_bits(g, WHITE);
 	uint64_t moves = game_is_over(g) ? 0 : game_moves(g);
 	int last = last_move(g);
@@ -139,7 +139,7 @@ static void clock_charge(Play *p)
 	if (!p->clocked)
 		return;
 	double now = util_now();
-	int c = p->game.side;
+	int c = p->s.game.side;
 	p->clock[c] -= now - p->turn_start;
 	if (p->clock[c] < 0) {
 		p->clock[c] = 0;
@@ -152,20 +152,20 @@ static void clock_charge(Play *p)
 
 static bool play_over(const Play *p)
 {
-	return p->flagged >= 0 || game_is_over(&p->game);
+	return p->flagged >= 0 || game_is_over(&p->s.game);
 }
 
 static void new_game(Play *p)
 {
-	game_init(&p->game, atoi(options_get(&p->opts, OPT_SIZE)), options_variant(&p->opts));
-	engine_new_game(p->pe.engine);
+	game_init(&p->s.game, session_size(&p->s), options_variant(&p->s.opts));
+	engine_new_game(p->s.pe.engine);
 	p->over_reported = false;
 	clock_reset(p);
 }
 
 static void report_end(Play *p)
 {
-	Game *g = &p->game;
+	Game *g = &p->s.game;
 	if (p->flagged >= 0) {
 		fprintf(p->out, "%s's time is up: %s wins on time.\n", colour_word(p->flagged),
 		        colour_word(!p->flagged));
@@ -177,7 +177,7 @@ static void report_end(Play *p)
 		p->over_reported = true;
 		return;
 	}
-	Scoring s = options_scoring(&p->opts);
+	Scoring s = options_scoring(&p->s.opts);
 	int b, w;
 	game_counts(g, s, &b, &w);
 	int margin = game_margin(g, s);
@@ -201,9 +201,9 @@ static void report_end(Play *p)
 /* Make forced passes, with a message; report the end once. */
 static void settle(Play *p)
 {
-	while (game_must_pass(&p->game)) {
-		fprintf(p->out, "%s has no legal move and passes.\n", colour_word(p->game.side));
-		game_play(&p->game, BOARD_PASS);
+	while (game_must_pass(&p->s.game)) {
+		fprintf(p->out, "%s has no legal move and passes.\n", colour_word(p->s.game.side));
+		game_play(&p->s.game, BOARD_PASS);
 	}
 	if (play_over(p) && !p->over_reported)
 		report_end(p);
@@ -211,17 +211,15 @@ static void settle(Play *p)
 
 static EngineLimits limits(const Play *p)
 {
-	EngineLimits lim;
-	memset(&lim, 0, sizeof lim);
-	lim.time_left = -1;
+	EngineLimits lim = session_limits(&p->s);
 	if (p->move_time > 0)
 		lim.movetime = p->move_time;
 	if (p->clocked) {
-		int c = p->game.side;
+		int c = p->s.game.side;
 		double left = p->clock[c] - (util_now() - p->turn_start);
 		lim.time_left = left > 0 ? left : 0;
 		lim.increment = p->clock_inc;
-		lim.overhead = (double)options_int(&p->opts, OPT_OVERHEAD) / 1000.0;
+		lim.overhead = (double)options_int(&p->s.opts, OPT_OVERHEAD) / 1000.0;
 		lim.movetime = 0;
 	}
 	return lim;
@@ -288,18 +286,18 @@ static void *ticker_main(void *arg)
 	return NULL;
 }
 
-/* engine_search with the thinking line when it is on. */
+/* A search of the game, with the thinking line when it is on. */
 static EngineInfo think_search(Play *p, const EngineLimits *lim, const char *what)
 {
 	if (!p->thinking)
-		return engine_search(p->pe.engine, &p->game, lim, NULL, NULL);
+		return session_search(&p->s, lim, NULL, NULL);
 	p->think_have = false;
 	p->think_t0 = util_now();
 	p->think_what = what;
 	Ticker t = { p, false };
 	pthread_t th;
 	bool ticking = p->tty && pthread_create(&th, NULL, ticker_main, &t) == 0;
-	EngineInfo r = engine_search(p->pe.engine, &p->game, lim, on_think, p);
+	EngineInfo r = session_search(&p->s, lim, on_think, p);
 	if (ticking) {
 		atomic_store(&t.stop, true);
 		pthread_join(th, NULL);
@@ -311,32 +309,33 @@ static EngineInfo think_search(Play *p, const EngineLimits *lim, const char *wha
 static void engine_turns(Play *p)
 {
 	settle(p);
-	while (!play_over(p) && engine_plays(p, p->game.side)) {
+	while (!play_over(p) && engine_plays(p, p->s.game.side)) {
 		EngineLimits lim = limits(p);
 		EngineInfo r = think_search(p, &lim, "Emilia thinks");
-		r.move = proto_search_legal_move(&p->game, r.move);
 		char sq[8];
 		text_square(r.move, sq);
-		fprintf(p->out, "Emilia (%s) plays %s.\n", colour_word(p->game.side), sq);
+		fprintf(p->out, "Emilia (%s) plays %s.\n", colour_word(p->s.game.side), sq);
 		clock_charge(p);
-		game_play(&p->game, r.move);
+		game_play(&p->s.game, r.move);
 		settle(p);
 		if (p->human == PLAY_HUMAN_NONE)
 			show_board(p);
 	}
 }
 
-static void prompt(Play *p)
+static void prompt(Session *s)
 {
+	Play *p = play_of(s);
 	if (play_over(p))
 		fprintf(p->out, "> ");
 	else
-		fprintf(p->out, "%s to move> ", colour_word(p->game.side));
+		fprintf(p->out, "%s to move> ", colour_word(s->game.side));
 	fflush(p->out);
 }
 
-static void help(Play *p)
+static void cmd_help(Session *s, int argc, char **argv)
 {
+	Play *p = play_of(s);
 	fputs("Commands (one per line):\n"
 	      "  f5          play a move (column a-h, row 1-8; passes are automatic)\n"
 	      "  undo        take back your last move (as often as you like)\n"
@@ -357,9 +356,10 @@ static void help(Play *p)
 	      "  quit        leave\n", p->out);
 }
 
-static void cmd_undo(Play *p)
+static void cmd_undo(Session *s, int argc, char **argv)
 {
-	Game *g = &p->game;
+	Play *p = play_of(s);
+	Game *g = &s->game;
 	if (g->nply == 0) {
 		fprintf(p->out, "Nothing to undo: this is the start of the game.\n");
 		return;
@@ -392,39 +392,39 @@ static void cmd_undo(Play *p)
 	show_board(p);
 }
 
-static void cmd_hint(Play *p)
+static void cmd_hint(Session *s, int argc, char **argv)
 {
-	if (game_is_over(&p->game)) {
+	Play *p = play_of(s);
+	if (game_is_over(&s->game)) {
 		fprintf(p->out, "The game is over: no hint.\n");
 		return;
 	}
 	/* full strength: Hard, whatever Emilia's level in this game; the
 	 * per-move time when one is set, else Hard's own depth (not the
 	 * player's clock) */
-	EngineLimits lim;
-	memset(&lim, 0, sizeof lim);
-	lim.time_left = -1;
+	EngineLimits lim = session_limits(s);
 	if (p->move_time > 0)
 		lim.movetime = p->move_time;
-	engine_set_level(p->pe.engine, ENGINE_LEVEL_HARD);
+	engine_set_level(s->pe.engine, ENGINE_LEVEL_HARD);
 	EngineInfo r = think_search(p, &lim, "Hint");
-	engine_set_level(p->pe.engine, options_level(&p->opts));
-	r.move = proto_search_legal_move(&p->game, r.move);
+	engine_set_level(s->pe.engine, options_level(&s->opts));
 	char sq[8];
 	text_square(r.move, sq);
-	fprintf(p->out, "Hint: %s (score %+d for %s%s).\n", sq, r.score, colour_word(p->game.side),
+	fprintf(p->out, "Hint: %s (score %+d for %s%s).\n", sq, r.score, colour_word(s->game.side),
 	        r.exact ? ", exact" : r.book ? ", book" : "");
 }
 
-static void cmd_save(Play *p, const char *path)
+static void cmd_save(Session *s, int argc, char **argv)
 {
+	Play *p = play_of(s);
+	const char *path = argc > 0 ? argv[0] : NULL;
 	if (!path) {
 		fprintf(p->out, "save needs a file name: save game.ggf (GGF) or save game.txt (transcript).\n");
 		return;
 	}
 	GameRecord r;
 	memset(&r, 0, sizeof r);
-	r.game = p->game;
+	r.game = s->game;
 	for (int c = 0; c < 2; c++)
 		snprintf(c == BLACK ? r.black : r.white, GAMEFILE_NAME, "%s",
 		         p->human == PLAY_HUMAN_BOTH || (p->human != PLAY_HUMAN_NONE && !engine_plays(p, c)) ? "Player" : "Emilia");
@@ -436,30 +436,32 @@ static void cmd_save(Play *p, const char *path)
 	fprintf(p->out, "Saved %d moves to %s.\n", r.game.nply, path);
 }
 
-static void cmd_load(Play *p, const char *path)
+static void cmd_load(Session *s, int argc, char **argv)
 {
+	Play *p = play_of(s);
+	const char *path = argc > 0 ? argv[0] : NULL;
 	if (!path) {
 		fprintf(p->out, "load needs a file name (a GGF game or a transcript).\n");
 		return;
 	}
 	GameRecord r;
 	char err[GAMEFILE_ERR];
-	if (!gamefile_load(path, p->game.size, p->game.variant, &r, err)) {
+	if (!gamefile_load(path, s->game.size, s->game.variant, &r, err)) {
 		fprintf(p->out, "Not loaded: %s\n", err);
 		return;
 	}
-	if (r.game.size != p->game.size) {
+	if (r.game.size != s->game.size) {
 		char sz[8];
 		snprintf(sz, sizeof sz, "%d", r.game.size);
 		char oerr[OPTIONS_ERR];
-		options_set(&p->opts, OPT_SIZE, sz, oerr);
+		options_set(&s->opts, OPT_SIZE, sz, oerr);
 	}
-	r.game.variant = p->game.variant;
-	p->game = r.game;
-	engine_new_game(p->pe.engine);
+	r.game.variant = s->game.variant;
+	s->game = r.game;
+	engine_new_game(s->pe.engine);
 	p->over_reported = false;
 	clock_reset(p);
-	fprintf(p->out, "Loaded %s: %d moves.\n", path, p->game.nply);
+	fprintf(p->out, "Loaded %s: %d moves.\n", path, s->game.nply);
 	engine_turns(p);
 	show_board(p);
 }
@@ -476,13 +478,14 @@ static void review_progress(void *user, int done, int total, double elapsed)
 }
 
 /* `review [LEVEL] [FILE.html]`: the game so far, move by move. */
-static void cmd_review(Play *p, int argc, char **argv)
+static void cmd_review(Session *s, int argc, char **argv)
 {
+	Play *p = play_of(s);
 	ReviewSettings set;
 	review_defaults(&set);
 	set.level = ENGINE_LEVEL_NORMAL;
 	const char *html = NULL;
-	for (int i = 1; i < argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		size_t n = strlen(argv[i]);
 		if (n > 5 && !strcmp(argv[i] + n - 5, ".html"))
 			html = argv[i];
@@ -496,14 +499,14 @@ static void cmd_review(Play *p, int argc, char **argv)
 		return;
 	GameRecord rec;
 	memset(&rec, 0, sizeof rec);
-	rec.game = p->game;
+	rec.game = s->game;
 	char err[160];
-	engine_set_book(p->pe.engine, NULL, NULL);
-	bool ok = review_run(p->pe.engine, &rec, &set, review_progress, p, rv, err, sizeof err);
-	if (p->pe.book)
-		engine_set_book(p->pe.engine, book_engine_probe, p->pe.book);
-	engine_set_level(p->pe.engine, options_level(&p->opts));
-	engine_new_game(p->pe.engine);
+	engine_set_book(s->pe.engine, NULL, NULL);
+	bool ok = review_run(s->pe.engine, &rec, &set, review_progress, p, rv, err, sizeof err);
+	if (s->pe.book)
+		engine_set_book(s->pe.engine, book_engine_probe, s->pe.book);
+	engine_set_level(s->pe.engine, options_level(&s->opts));
+	engine_new_game(s->pe.engine);
 	p->turn_start = util_now(); /* the review is not on anyone's clock */
 	if (p->tty)
 		fprintf(p->out, "\r%78s\r", "");
@@ -531,18 +534,23 @@ static void cmd_review(Play *p, int argc, char **argv)
 static bool set_option(Play *p, OptionId id, const char *value)
 {
 	char err[OPTIONS_ERR];
-	Options save = p->opts;
-	if (!value || !options_set(&p->opts, id, value, err) || !options_apply(&p->opts, id, &p->pe, err)) {
-		p->opts = save;
-		fprintf(p->out, "%s\n", value ? err : "A value is missing: type 'help'.");
+	if (!value) {
+		fprintf(p->out, "A value is missing: type 'help'.\n");
+		return false;
+	}
+	if (session_set_option(&p->s, id, value, err) != SESSION_OPTION_OK) {
+		fprintf(p->out, "%s\n", err);
 		return false;
 	}
 	return true;
 }
 
-static void cmd_move(Play *p, const char *word)
+/* A word that is no command: a square to play. */
+static void cmd_move(Session *s, int argc, char **argv)
 {
-	Game *g = &p->game;
+	Play *p = play_of(s);
+	const char *word = argv[0];
+	Game *g = &s->game;
 	if (play_over(p)) {
 		fprintf(p->out, "The game is over. Type 'new' to play again or 'undo' to take back.\n");
 		return;
@@ -576,57 +584,63 @@ static void cmd_move(Play *p, const char *word)
 	show_board(p);
 }
 
-static bool execute(Play *p, char *line)
+static void cmd_quit(Session *s, int argc, char **argv)
 {
-	char *argv[8];
-	int argc = proto_split(line, argv, 8);
+	fprintf(play_of(s)->out, "Bye.\n");
+	s->quit = true;
+}
+
+static void cmd_board(Session *s, int argc, char **argv)
+{
+	show_board(play_of(s));
+}
+
+static void cmd_transcript(Session *s, int argc, char **argv)
+{
+	char t[2 * GAME_MAX_PLY + 1];
+	text_transcript(&s->game, t);
+	fprintf(play_of(s)->out, "Transcript: %s\n", t[0] ? t : "(no moves yet)");
+}
+
+static void cmd_new(Session *s, int argc, char **argv)
+{
+	Play *p = play_of(s);
+	new_game(p);
+	fprintf(p->out, "New game.\n");
+	engine_turns(p);
+	show_board(p);
+}
+
+static void cmd_color(Session *s, int argc, char **argv)
+{
+	Play *p = play_of(s);
+	const char *arg = argc > 0 ? argv[0] : NULL;
+	int h = !arg ? -1 : !strcmp(arg, "black") || !strcmp(arg, "b") ? PLAY_HUMAN_BLACK
+	        : !strcmp(arg, "white") || !strcmp(arg, "w") ? PLAY_HUMAN_WHITE
+	        : !strcmp(arg, "both") ? PLAY_HUMAN_BOTH : !strcmp(arg, "none") ? PLAY_HUMAN_NONE : -1;
+	if (h < 0) {
+		fprintf(p->out, "color must be black, white, both or none.\n");
+		return;
+	}
+	p->human = h;
+	fprintf(p->out, "You play %s.\n", h == PLAY_HUMAN_BOTH ? "both colours" : h == PLAY_HUMAN_NONE ? "no colour" : colour_word(h));
+	engine_turns(p);
+	show_board(p);
+}
+
+static void cmd_level(Session *s, int argc, char **argv)
+{
+	Play *p = play_of(s);
 	if (argc == 0)
-		return true;
-	/* commands and their words in any case; file names as typed */
-	bool file_cmd = !strcasecmp(argv[0], "save") || !strcasecmp(argv[0], "load") || !strcasecmp(argv[0], "review");
-	for (int i = 0; i < (file_cmd ? 1 : argc); i++)
-		for (char *c = argv[i]; *c; c++)
-			*c = (char)tolower((unsigned char)*c);
-	const char *cmd = argv[0];
-	const char *arg = argc > 1 ? argv[1] : NULL;
-	if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit") || !strcmp(cmd, "q")) {
-		fprintf(p->out, "Bye.\n");
-		return false;
-	} else if (!strcmp(cmd, "help") || !strcmp(cmd, "?")) {
-		help(p);
-	} else if (!strcmp(cmd, "board")) {
-		show_board(p);
-	} else if (!strcmp(cmd, "undo") || !strcmp(cmd, "u")) {
-		cmd_undo(p);
-	} else if (!strcmp(cmd, "hint")) {
-		cmd_hint(p);
-	} else if (!strcmp(cmd, "transcript")) {
-		char t[2 * GAME_MAX_PLY + 1];
-		text_transcript(&p->game, t);
-		fprintf(p->out, "Transcript: %s\n", t[0] ? t : "(no moves yet)");
-	} else if (!strcmp(cmd, "new")) {
-		new_game(p);
-		fprintf(p->out, "New game.\n");
-		engine_turns(p);
-		show_board(p);
-	} else if (!strcmp(cmd, "color") || !strcmp(cmd, "colour")) {
-		int h = !arg ? -1 : !strcmp(arg, "black") || !strcmp(arg, "b") ? PLAY_HUMAN_BLACK
-		        : !strcmp(arg, "white") || !strcmp(arg, "w") ? PLAY_HUMAN_WHITE
-		        : !strcmp(arg, "both") ? PLAY_HUMAN_BOTH : !strcmp(arg, "none") ? PLAY_HUMAN_NONE : -1;
-		if (h < 0) {
-			fprintf(p->out, "color must be black, white, both or none.\n");
-			return true;
-		}
-		p->human = h;
-		fprintf(p->out, "You play %s.\n", h == PLAY_HUMAN_BOTH ? "both colours" : h == PLAY_HUMAN_NONE ? "no colour" : colour_word(h));
-		engine_turns(p);
-		show_board(p);
-	} else if (!strcmp(cmd, "level") && !arg) {
-		fprintf(p->out, "Level %s (hints are always at full strength).\n", options_get(&p->opts, OPT_LEVEL));
-	} else if (!strcmp(cmd, "level")) {
-		if (set_option(p, OPT_LEVEL, arg))
-			fprintf(p->out, "Level %s.\n", options_get(&p->opts, OPT_LEVEL));
-	} else if (!strcmp(cmd, "time") && !arg) {
+		fprintf(p->out, "Level %s (hints are always at full strength).\n", options_get(&s->opts, OPT_LEVEL));
+	else if (set_option(p, OPT_LEVEL, argv[0]))
+		fprintf(p->out, "Level %s.\n", options_get(&s->opts, OPT_LEVEL));
+}
+
+static void cmd_time(Session *s, int argc, char **argv)
+{
+	Play *p = play_of(s);
+	if (argc == 0) {
 		if (p->clocked) {
 			char b[24], w[24];
 			clock_text(p->clock[BLACK], b, sizeof b);
@@ -636,47 +650,109 @@ static bool execute(Play *p, char *line)
 			fprintf(p->out, "Emilia's time per move: %g s.\n", p->move_time);
 		else
 			fprintf(p->out, "Emilia's time per move: by level (no limit).\n");
-	} else if (!strcmp(cmd, "save")) {
-		cmd_save(p, arg);
-	} else if (!strcmp(cmd, "load")) {
-		cmd_load(p, arg);
-	} else if (!strcmp(cmd, "review")) {
-		cmd_review(p, argc, argv);
-	} else if (!strcmp(cmd, "time")) {
-		char *end = NULL;
-		double t = arg ? strtod(arg, &end) : -1;
-		if (!arg || *end || t < 0 || t > 86400) {
-			fprintf(p->out, "time must be a number of seconds (0 for no limit).\n");
-			return true;
-		}
-		p->move_time = t;
-		fprintf(p->out, "Emilia's time per move: %s.\n", t > 0 ? arg : "by level");
-	} else if (!strcmp(cmd, "size") || !strcmp(cmd, "variant")) {
-		if (set_option(p, !strcmp(cmd, "size") ? OPT_SIZE : OPT_VARIANT, arg)) {
-			new_game(p);
-			fprintf(p->out, "New game: %sx%s, %s rules.\n", options_get(&p->opts, OPT_SIZE),
-			        options_get(&p->opts, OPT_SIZE), options_get(&p->opts, OPT_VARIANT));
-			engine_turns(p);
-			show_board(p);
-		}
-	} else if (!strcmp(cmd, "scoring")) {
-		if (set_option(p, OPT_SCORING, arg))
-			fprintf(p->out, "Scoring %s.\n", options_get(&p->opts, OPT_SCORING));
-	} else {
-		cmd_move(p, cmd);
+		return;
 	}
-	return true;
+	char *end = NULL;
+	double t = strtod(argv[0], &end);
+	if (*end || t < 0 || t > 86400) {
+		fprintf(p->out, "time must be a number of seconds (0 for no limit).\n");
+		return;
+	}
+	p->move_time = t;
+	fprintf(p->out, "Emilia's time per move: %s.\n", t > 0 ? argv[0] : "by level");
 }
+
+/* size and variant: a new game under the new rule. */
+static void new_rules(Session *s, OptionId id, int argc, char **argv)
+{
+	Play *p = play_of(s);
+	if (set_option(p, id, argc > 0 ? argv[0] : NULL)) {
+		new_game(p);
+		fprintf(p->out, "New game: %sx%s, %s rules.\n", options_get(&s->opts, OPT_SIZE),
+		        options_get(&s->opts, OPT_SIZE), options_get(&s->opts, OPT_VARIANT));
+		engine_turns(p);
+		show_board(p);
+	}
+}
+
+static void cmd_size(Session *s, int argc, char **argv)
+{
+	new_rules(s, OPT_SIZE, argc, argv);
+}
+
+static void cmd_variant(Session *s, int argc, char **argv)
+{
+	new_rules(s, OPT_VARIANT, argc, argv);
+}
+
+static void cmd_scoring(Session *s, int argc, char **argv)
+{
+	Play *p = play_of(s);
+	if (set_option(p, OPT_SCORING, argc > 0 ? argv[0] : NULL))
+		fprintf(p->out, "Scoring %s.\n", options_get(&s->opts, OPT_SCORING));
+}
+
+static void too_long(Session *s)
+{
+	fprintf(play_of(s)->out, "That line is too long; type 'help' for the commands.\n");
+}
+
+static void at_eof(Session *s)
+{
+	fprintf(play_of(s)->out, "\n");
+}
+
+/* Commands and their words in any case; file names as typed. */
+static const SessionCommand play_commands[] = {
+	{ "quit", cmd_quit, 0, NULL, NULL },
+	{ "exit", cmd_quit, 0, NULL, NULL },
+	{ "q", cmd_quit, 0, NULL, NULL },
+	{ "help", cmd_help, 0, NULL, NULL },
+	{ "?", cmd_help, 0, NULL, NULL },
+	{ "board", cmd_board, 0, NULL, NULL },
+	{ "undo", cmd_undo, 0, NULL, NULL },
+	{ "u", cmd_undo, 0, NULL, NULL },
+	{ "hint", cmd_hint, 0, NULL, NULL },
+	{ "transcript", cmd_transcript, 0, NULL, NULL },
+	{ "new", cmd_new, 0, NULL, NULL },
+	{ "color", cmd_color, 0, NULL, NULL },
+	{ "colour", cmd_color, 0, NULL, NULL },
+	{ "level", cmd_level, 0, NULL, NULL },
+	{ "time", cmd_time, 0, NULL, NULL },
+	{ "save", cmd_save, SESSION_RAW_ARGS, NULL, NULL },
+	{ "load", cmd_load, SESSION_RAW_ARGS, NULL, NULL },
+	{ "review", cmd_review, SESSION_RAW_ARGS, NULL, NULL },
+	{ "size", cmd_size, 0, NULL, NULL },
+	{ "variant", cmd_variant, 0, NULL, NULL },
+	{ "scoring", cmd_scoring, 0, NULL, NULL },
+	{ NULL, NULL, 0, NULL, NULL }
+};
+
+static void destroy(Session *s)
+{
+	pthread_mutex_destroy(&play_of(s)->think_lock);
+}
+
+static const SessionProtocol play_protocol = {
+	.commands = play_commands,
+	.max_words = 8,
+	.fold_case = true,
+	.too_long = too_long,
+	.unknown = cmd_move,
+	.prompt = prompt,
+	.at_eof = at_eof,
+	.destroy = destroy,
+};
 
 int play_main(FILE *in, FILE *out, const Options *opts, const PlayConfig *cfg)
 {
-	Play *p = calloc(1, sizeof *p);
-	if (!p)
-		return 1;
 	char err[OPTIONS_ERR];
+	Play *p = (Play *)session_new(&play_protocol, sizeof *p, out, opts, err);
+	if (!p) {
+		fprintf(out, "emilia: %s\n", err);
+		return 1;
+	}
 	p->out = out;
-	p->opts = *opts;
-	p->opts.on_change = NULL;
 	p->human = cfg->human;
 	p->move_time = cfg->move_time;
 	p->tty = isatty(fileno(out)) != 0;
@@ -686,42 +762,17 @@ int play_main(FILE *in, FILE *out, const Options *opts, const PlayConfig *cfg)
 	p->clock_inc = cfg->clock_increment;
 	p->flagged = -1;
 	pthread_mutex_init(&p->think_lock, NULL);
-	char book_err[OPTIONS_ERR] = "";
-	if (!options_engine_open(&p->pe, &p->opts, err, book_err)) {
-		fprintf(out, "emilia: %s\n", err);
-		free(p);
-		return 1;
-	}
-	if (book_err[0] && options_get(&p->opts, OPT_BOOK)[0])
-		fprintf(out, "Opening book: %s (playing without it).\n", book_err);
+	if (p->s.book_err[0] && options_get(&p->s.opts, OPT_BOOK)[0])
+		fprintf(out, "Opening book: %s (playing without it).\n", p->s.book_err);
 	fprintf(out, "Emilia - Othello. You play %s; level %s; %sx%s board; %s rules; %s scoring.\n"
 	             "Type a square like f5 to move, 'help' for the commands.\n",
 	        p->human == PLAY_HUMAN_BOTH ? "both colours" : p->human == PLAY_HUMAN_NONE ? "no colour" : colour_word(p->human),
-	        options_get(&p->opts, OPT_LEVEL), options_get(&p->opts, OPT_SIZE), options_get(&p->opts, OPT_SIZE),
-	        options_get(&p->opts, OPT_VARIANT), options_get(&p->opts, OPT_SCORING));
+	        options_get(&p->s.opts, OPT_LEVEL), options_get(&p->s.opts, OPT_SIZE), options_get(&p->s.opts, OPT_SIZE),
+	        options_get(&p->s.opts, OPT_VARIANT), options_get(&p->s.opts, OPT_SCORING));
 	new_game(p);
 	engine_turns(p);
 	show_board(p);
-	ProtoLine *line = malloc(sizeof *line);
-	if (line) {
-		for (;;) {
-			prompt(p);
-			ProtoLineStatus st = proto_read_line(in, line);
-			if (st == PROTO_LINE_EOF) {
-				fprintf(out, "\n");
-				break;
-			}
-			if (st == PROTO_LINE_TOO_LONG) {
-				fprintf(out, "That line is too long; type 'help' for the commands.\n");
-				continue;
-			}
-			if (!execute(p, line->text))
-				break;
-		}
-		free(line);
-	}
-	options_engine_close(&p->pe);
-	pthread_mutex_destroy(&p->think_lock);
-	free(p);
+	session_run(&p->s, in);
+	session_free(&p->s);
 	return 0;
 }

@@ -95,16 +95,8 @@ static int run(int argc, char **argv, ProtoMode mode)
 	case MODE_PLAY:
 		return play_main(stdin, stdout, &opts, &play);
 	case MODE_GTP:
-	default: {
-		Gtp *g = gtp_new(stdout, &opts, err);
-		if (!g) {
-			fprintf(stderr, "emilia: %s\n", err);
-			return 1;
-		}
-		gtp_run(g, stdin);
-		gtp_free(g);
-		return 0;
-	}
+	default:
+		return gtp_main(stdin, stdout, &opts);
 	}
 }
 

@@ -1,10 +1,6 @@
-#include <ctype.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include "proto_io.h"
-#include "proto_search.h"
+#include "session.h"
 #include "text.h"
 #include "timeman.h"
 #include "ugi.h"
@@ -14,30 +10,18 @@
 #define UGI_AUTHOR "the Emilia authors"
 
 struct Ugi {
-	ProtoOut out;
-	Options opts;
-	Options init_opts;
-	ProtoEngine pe;
-	Game game;
-	ProtoSearch search;
-	uint64_t node_cap;
-	bool quit;
+	Session s;  /* options, engine, game, search, the read-execute loop */
 };
 
-static void error_line(Ugi *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void error_line(Ugi *u, const char *fmt, ...)
+static void error_line(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void error_line(Session *s, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	proto_out_line(&u->out, "info string error: %s", msg);
-}
-
-static int board_size(const Ugi *u)
-{
-	return atoi(options_get(&u->opts, OPT_SIZE));
+	proto_out_line(&s->out, "info string error: %s", msg);
 }
 
 static void move_text(int mv, char *out)
@@ -54,16 +38,16 @@ static void move_text(int mv, char *out)
 
 static void on_info(const EngineInfo *info, void *user)
 {
-	Ugi *u = user;
+	Session *s = user;
 	char line[ENGINE_MAX_PV * 6 + 256];
 	size_t n = 0;
-	double s = info->seconds > 0 ? info->seconds : 0;
+	double t = info->seconds > 0 ? info->seconds : 0;
 	n += (size_t)snprintf(line + n, sizeof line - n, "info depth %d", info->depth);
 	if (info->multipv_index > 0)
 		n += (size_t)snprintf(line + n, sizeof line - n, " multipv %d", info->multipv_index);
 	n += (size_t)snprintf(line + n, sizeof line - n, " score cp %d time %.0f nodes %llu nps %.0f",
-	                      info->score * 100, s * 1000.0, (unsigned long long)info->nodes,
-	                      s > 0 ? (double)info->nodes / s : 0.0);
+	                      info->score * 100, t * 1000.0, (unsigned long long)info->nodes,
+	                      t > 0 ? (double)info->nodes / t : 0.0);
 	if (info->pvlen > 0) {
 		n += (size_t)snprintf(line + n, sizeof line - n, " pv");
 		for (int i = 0; i < info->pvlen && i < ENGINE_MAX_PV && n + 8 < sizeof line; i++) {
@@ -72,99 +56,19 @@ static void on_info(const EngineInfo *info, void *user)
 			n += (size_t)snprintf(line + n, sizeof line - n, " %s", m);
 		}
 	}
-	proto_out_line(&u->out, "%s", line);
+	proto_out_line(&s->out, "%s", line);
 }
 
 static void on_done(void *user, const Game *g, const EngineInfo *r, bool stopped)
 {
-	Ugi *u = user;
+	Session *s = user;
 	char m[8];
 	move_text(r->move, m);
 	/* exactly two tokens: the runner ignores anything longer */
-	proto_out_line(&u->out, "bestmove %s", m);
+	proto_out_line(&s->out, "bestmove %s", m);
 }
 
 /* ---- positions -------------------------------------------------------------- */
-
-static bool parse_side(const char *s, int *side)
-{
-	if (!s || !s[0] || s[1])
-		return false;
-	*side = text_side_char((unsigned char)s[0]);
-	return *side != TEXT_NOT_SQUARE;
-}
-
-/* A FEN: the squares a1..h8 as X/O/- (64 or 36 of them), or rows with
- * digits for runs of empties separated by '/'; then the side to move. */
-static bool parse_fen(const char *squares, const char *side_s, Game *out, Variant v, char *err)
-{
-	uint64_t black = 0, white = 0;
-	int size;
-	int side;
-	if (!parse_side(side_s, &side)) {
-		snprintf(err, 160, "fen: side to move must be X or O");
-		return false;
-	}
-	if (strchr(squares, '/')) {
-		int rows = 1;
-		for (const char *p = squares; *p; p++)
-			rows += *p == '/';
-		if (rows != 8 && rows != 6) {
-			snprintf(err, 160, "fen: %d rows, expected 8 or 6", rows);
-			return false;
-		}
-		size = rows;
-		int r = 0, c = 0;
-		for (const char *p = squares; *p; p++) {
-			char ch = *p;
-			if (ch == '/') {
-				if (c != size) {
-					snprintf(err, 160, "fen: row %d has %d squares", r + 1, c);
-					return false;
-				}
-				r++;
-				c = 0;
-			} else if (ch >= '1' && ch <= '8') {
-				c += ch - '0';
-			} else if (c < size && text_square_char((unsigned char)ch) != TEXT_NOT_SQUARE) {
-				int sq = r * 8 + c, disc = text_square_char((unsigned char)ch);
-				if (disc == BLACK)
-					black |= bit_of(sq);
-				else if (disc == WHITE)
-					white |= bit_of(sq);
-				c++;
-			} else {
-				snprintf(err, 160, "fen: bad character '%c' in row %d", isprint((unsigned char)ch) ? ch : '?', r + 1);
-				return false;
-			}
-			if (c > size) {
-				snprintf(err, 160, "fen: row %d has too many squares", r + 1);
-				return false;
-			}
-		}
-		if (c != size) {
-			snprintf(err, 160, "fen: row %d has %d squares", r + 1, c);
-			return false;
-		}
-	} else {
-		size_t n = strlen(squares);
-		if (n != 64 && n != 36) {
-			snprintf(err, 160, "fen: %zu squares, expected 64 (or 36)", n);
-			return false;
-		}
-		size = n == 64 ? 8 : 6;
-		size_t k;
-		if (text_read_diagram(squares, size, false, &black, &white, &k) != (int)n) {
-			char ch = squares[k];
-			snprintf(err, 160, "fen: bad character '%c' at square %zu", isprint((unsigned char)ch) ? ch : '?', k + 1);
-			return false;
-		}
-	}
-	game_init(out, size, v);
-	Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-	game_set(out, b, side);
-	return true;
-}
 
 static int parse_ugi_move(const char *s, int size)
 {
@@ -173,35 +77,39 @@ static int parse_ugi_move(const char *s, int size)
 	return text_parse_move(s, size);
 }
 
-static void cmd_position(Ugi *u, int argc, char **argv)
+static void cmd_position(Session *s, int argc, char **argv)
 {
 	Game t;
-	char err[160];
 	int i = 0;
-	Variant v = options_variant(&u->opts);
+	Variant v = options_variant(&s->opts);
 	if (argc >= 1 && proto_eq(argv[0], "startpos")) {
-		game_init(&t, board_size(u), v);
+		game_init(&t, session_size(s), v);
 		i = 1;
 	} else if (argc >= 3 && proto_eq(argv[0], "fen")) {
-		if (!parse_fen(argv[1], argv[2], &t, v, err)) {
-			error_line(u, "%s", err);
+		char err[TEXT_ERR];
+		int size, side;
+		Board b;
+		if (!text_parse_fen(argv[1], argv[2], &size, &b, &side, err)) {
+			error_line(s, "%s", err);
 			return;
 		}
+		game_init(&t, size, v);
+		game_set(&t, b, side);
 		i = 3;
 	} else {
-		error_line(u, "usage: position startpos|fen <squares> <side> [moves m1 m2 ...]");
+		error_line(s, "usage: position startpos|fen <squares> <side> [moves m1 m2 ...]");
 		return;
 	}
 	if (i < argc) {
 		if (!proto_eq(argv[i], "moves")) {
-			error_line(u, "position: expected 'moves', got '%.40s'", argv[i]);
+			error_line(s, "position: expected 'moves', got '%.40s'", argv[i]);
 			return;
 		}
 		for (i++; i < argc; i++) {
 			int mv = parse_ugi_move(argv[i], t.size);
 			GameStatus st;
 			if (mv < 0) {
-				error_line(u, "position: invalid move '%.40s'", argv[i]);
+				error_line(s, "position: invalid move '%.40s'", argv[i]);
 				return;
 			}
 			if (mv == BOARD_PASS)
@@ -210,21 +118,19 @@ static void cmd_position(Ugi *u, int argc, char **argv)
 				st = game_play_colour(&t, t.side, mv) == GAME_OK ? GAME_OK
 				     : game_play_colour(&t, !t.side, mv);
 			if (st != GAME_OK) {
-				error_line(u, "position: illegal move '%.40s' (move %d)", argv[i], t.nply + 1);
+				error_line(s, "position: illegal move '%.40s' (move %d)", argv[i], t.nply + 1);
 				return;
 			}
 		}
 	}
-	u->game = t;
+	s->game = t;
 }
 
 /* ---- go ---------------------------------------------------------------------- */
 
 bool ugi_go_limits(const Ugi *u, int argc, char **argv, EngineLimits *out, char *err, size_t errlen)
 {
-	EngineLimits lim;
-	memset(&lim, 0, sizeof lim);
-	lim.time_left = -1;
+	EngineLimits lim = session_limits(&u->s);
 	long t[2] = { LONG_MIN, LONG_MIN }, inc[2] = { 0, 0 }, movetime = -1, depth = 0, mtg = 0;
 	long long nodes = 0;
 	bool infinite = false;
@@ -277,8 +183,8 @@ bool ugi_go_limits(const Ugi *u, int argc, char **argv, EngineLimits *out, char 
 		}
 	}
 	/* the clock in the terms of the clock model (timeman.h) */
-	int c = u->game.side;
-	lim.overhead = (double)options_int(&u->opts, OPT_OVERHEAD) / 1000.0;
+	int c = u->s.game.side;
+	lim.overhead = (double)options_int(&u->s.opts, OPT_OVERHEAD) / 1000.0;
 	if (movetime > 0)
 		lim.movetime = (double)movetime / 1000.0;
 	if (t[c] != LONG_MIN) {
@@ -288,40 +194,38 @@ bool ugi_go_limits(const Ugi *u, int argc, char **argv, EngineLimits *out, char 
 	}
 	if (depth > 0)
 		lim.depth = depth > 60 ? 60 : (int)depth;
-	if (nodes > 0)
+	if (nodes > 0 && (!u->s.node_cap || (uint64_t)nodes < u->s.node_cap))
 		lim.nodes = (uint64_t)nodes;
-	if (u->node_cap && (!lim.nodes || lim.nodes > u->node_cap))
-		lim.nodes = u->node_cap;
-	lim.infinite = infinite && !u->node_cap;
+	lim.infinite = infinite && !u->s.node_cap;
 	*out = lim;
 	return true;
 }
 
-static void cmd_go(Ugi *u, int argc, char **argv)
+static void cmd_go(Session *s, int argc, char **argv)
 {
 	EngineLimits lim;
 	char err[256];
-	if (!ugi_go_limits(u, argc, argv, &lim, err, sizeof err)) {
-		error_line(u, "%s", err);
+	if (!ugi_go_limits((Ugi *)s, argc, argv, &lim, err, sizeof err)) {
+		error_line(s, "%s", err);
 		return;
 	}
-	const Game *g = &u->game;
+	const Game *g = &s->game;
 	char m[8];
 	int forced = proto_search_legal_move(g, -1);
 	if (!game_moves(g)) {
 		/* pass or game over: nothing to search */
 		move_text(forced, m);
-		proto_out_line(&u->out, "bestmove %s", m);
+		proto_out_line(&s->out, "bestmove %s", m);
 		return;
 	}
 	double hard = timeman_deadline(&lim);
-	if (!proto_search_start(&u->search, u->pe.engine, g, &lim, hard, on_info, on_done, u))
-		error_line(u, "cannot start the search");
+	if (!proto_search_start(&s->search, s->pe.engine, g, &lim, hard, on_info, on_done, s))
+		error_line(s, "cannot start the search");
 }
 
 /* ---- the rest ------------------------------------------------------------------ */
 
-static void option_line(Ugi *u, OptionId id)
+static void option_line(Session *s, OptionId id)
 {
 	const OptionDef *d = options_def(id);
 	char buf[1024];
@@ -342,16 +246,16 @@ static void option_line(Ugi *u, OptionId id)
 		snprintf(buf + n, sizeof buf - n, "string default %s", d->def[0] ? d->def : "<empty>");
 		break;
 	}
-	proto_out_line(&u->out, "%s", buf);
+	proto_out_line(&s->out, "%s", buf);
 }
 
-static void cmd_setoption(Ugi *u, int argc, char **argv)
+static void cmd_setoption(Session *s, int argc, char **argv)
 {
 	/* setoption name <words> [value <words>] */
 	char name[256] = "", value[OPTION_VALUE_MAX] = "";
 	int i = 0;
 	if (argc < 2 || !proto_eq(argv[0], "name")) {
-		error_line(u, "usage: setoption name <name> value <value>");
+		error_line(s, "usage: setoption name <name> value <value>");
 		return;
 	}
 	for (i = 1; i < argc && !proto_eq(argv[i], "value"); i++)
@@ -364,194 +268,146 @@ static void cmd_setoption(Ugi *u, int argc, char **argv)
 	if (!strcmp(value, "<empty>"))
 		value[0] = 0;
 	char err[OPTIONS_ERR];
-	Options save = u->opts;
-	if (!options_set(&u->opts, (OptionId)id, value, err)) {
-		error_line(u, "%s", err);
-		return;
-	}
-	if (!options_apply(&u->opts, (OptionId)id, &u->pe, err)) {
-		u->opts = save;
-		error_line(u, "%s", err);
-		return;
-	}
-	if (id == OPT_VARIANT)
-		u->game.variant = options_variant(&u->opts);
-	if (id == OPT_SIZE)
-		game_init(&u->game, board_size(u), options_variant(&u->opts));
+	if (session_set_option(s, (OptionId)id, value, err) != SESSION_OPTION_OK)
+		error_line(s, "%s", err);
 }
 
-static void cmd_query(Ugi *u, int argc, char **argv)
+/* A new size is a new game. */
+static void option_changed(Session *s, OptionId id)
+{
+	if (id == OPT_SIZE)
+		game_init(&s->game, session_size(s), options_variant(&s->opts));
+}
+
+static void cmd_query(Session *s, int argc, char **argv)
 {
 	if (argc != 1) {
-		error_line(u, "usage: query p1turn|gameover|result");
+		error_line(s, "usage: query p1turn|gameover|result");
 		return;
 	}
-	const Game *g = &u->game;
+	const Game *g = &s->game;
 	if (proto_eq(argv[0], "p1turn"))
-		proto_out_line(&u->out, "response %s", g->side == BLACK ? "true" : "false");
+		proto_out_line(&s->out, "response %s", g->side == BLACK ? "true" : "false");
 	else if (proto_eq(argv[0], "gameover"))
-		proto_out_line(&u->out, "response %s", game_is_over(g) ? "true" : "false");
+		proto_out_line(&s->out, "response %s", game_is_over(g) ? "true" : "false");
 	else if (proto_eq(argv[0], "result")) {
 		const char *r = "none";
 		if (game_is_over(g)) {
 			int w = game_winner(g);
 			r = w == BLACK ? "p1win" : w == WHITE ? "p2win" : "draw";
 		}
-		proto_out_line(&u->out, "response %s", r);
+		proto_out_line(&s->out, "response %s", r);
 	} else
-		error_line(u, "unknown query '%.40s'", argv[0]);
+		error_line(s, "unknown query '%.40s'", argv[0]);
 }
+
+static void cmd_ugi(Session *s, int argc, char **argv)
+{
+	proto_out_line(&s->out, "id name " UGI_NAME);
+	proto_out_line(&s->out, "id author " UGI_AUTHOR);
+	for (int i = 0; i < OPT_COUNT; i++)
+		option_line(s, (OptionId)i);
+	proto_out_line(&s->out, "ugiok");
+}
+
+static void cmd_isready(Session *s, int argc, char **argv)
+{
+	proto_out_line(&s->out, "readyok");
+}
+
+static void cmd_stop(Session *s, int argc, char **argv)
+{
+	proto_search_stop(&s->search);
+}
+
+static void cmd_uginewgame(Session *s, int argc, char **argv)
+{
+	game_init(&s->game, session_size(s), options_variant(&s->opts));
+	engine_new_game(s->pe.engine);
+}
+
+static void cmd_ponderhit(Session *s, int argc, char **argv)
+{
+	/* no pondering: nothing to do */
+}
+
+static void unknown(Session *s, int argc, char **argv)
+{
+	char q[TEXT_QUOTE_MAX];
+	error_line(s, "unknown command '%s'", text_quote(argv[0], q));
+}
+
+static void too_long(Session *s)
+{
+	error_line(s, "line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
+}
+
+static void too_many_words(Session *s)
+{
+	error_line(s, "too many words on one line");
+}
+
+/* isready, stop and quit are served while a search runs; the others wait
+ * for a finite search and stop an infinite one. */
+static const SessionCommand ugi_commands[] = {
+	{ "isready", cmd_isready, SESSION_ANYTIME, NULL, NULL },
+	{ "stop", cmd_stop, SESSION_ANYTIME, NULL, NULL },
+	{ "quit", session_cmd_quit, SESSION_ANYTIME, NULL, NULL },
+	{ "ugi", cmd_ugi, 0, NULL, NULL },
+	{ "uginewgame", cmd_uginewgame, 0, NULL, NULL },
+	{ "position", cmd_position, 0, NULL, NULL },
+	{ "go", cmd_go, 0, NULL, NULL },
+	{ "setoption", cmd_setoption, 0, NULL, NULL },
+	{ "query", cmd_query, 0, NULL, NULL },
+	{ "ponderhit", cmd_ponderhit, 0, NULL, NULL },
+	{ NULL, NULL, 0, NULL, NULL }
+};
+
+static const SessionProtocol ugi_protocol = {
+	.commands = ugi_commands,
+	.too_long = too_long,
+	.too_many_words = too_many_words,
+	.unknown = unknown,
+	.option_changed = option_changed,
+};
 
 Ugi *ugi_new(FILE *out, const Options *opts, char *err)
 {
-	Ugi *u = calloc(1, sizeof *u);
-	if (!u) {
-		snprintf(err, OPTIONS_ERR, "out of memory");
-		return NULL;
-	}
-	u->opts = *opts;
-	u->opts.on_change = NULL;
-	char book_err[OPTIONS_ERR] = "";
-	if (!options_engine_open(&u->pe, &u->opts, err, book_err)) {
-		free(u);
-		return NULL;
-	}
-	if (book_err[0] && options_get(&u->opts, OPT_BOOK)[0])
-		fprintf(stderr, "emilia: book: %s (playing without it)\n", book_err);
-	u->init_opts = u->opts;
-	proto_out_init(&u->out, out);
-	proto_search_init(&u->search);
-	game_init(&u->game, board_size(u), options_variant(&u->opts));
+	Ugi *u = (Ugi *)session_new(&ugi_protocol, sizeof *u, out, opts, err);
+	if (u)
+		session_warn_book(&u->s);
 	return u;
 }
 
 void ugi_free(Ugi *u)
 {
-	if (!u)
-		return;
-	proto_search_destroy(&u->search);
-	options_engine_close(&u->pe);
-	proto_out_destroy(&u->out);
-	free(u);
+	if (u)
+		session_free(&u->s);
 }
 
 void ugi_reset(Ugi *u)
 {
-	proto_search_stop(&u->search);
-	options_restore(&u->opts, &u->init_opts, &u->pe);
-	game_init(&u->game, board_size(u), options_variant(&u->opts));
-	u->quit = false;
+	session_reset(&u->s);
 }
 
 void ugi_set_node_cap(Ugi *u, uint64_t nodes)
 {
-	u->node_cap = nodes;
+	u->s.node_cap = nodes;
 }
 
 void ugi_wait(Ugi *u)
 {
-	proto_search_wait(&u->search);
-}
-
-static bool execute(Ugi *u, char *line, bool too_long)
-{
-	if (too_long) {
-		error_line(u, "line too long (more than %d bytes)", PROTO_LINE_MAX - 1);
-		return true;
-	}
-	char *argv[PROTO_MAX_ARGS];
-	int argc = proto_split(line, argv, PROTO_MAX_ARGS);
-	if (argc == 0)
-		return true;
-	if (argc == PROTO_MAX_ARGS && strchr(argv[argc - 1], ' ')) {
-		error_line(u, "too many words on one line");
-		return true;
-	}
-	const char *cmd = argv[0];
-	/* commands served while a search runs */
-	if (proto_eq(cmd, "isready")) {
-		proto_out_line(&u->out, "readyok");
-		return true;
-	}
-	if (proto_eq(cmd, "stop")) {
-		proto_search_stop(&u->search);
-		return true;
-	}
-	if (proto_eq(cmd, "quit")) {
-		proto_search_stop(&u->search);
-		u->quit = true;
-		return false;
-	}
-	if (proto_search_infinite(&u->search))
-		proto_search_stop(&u->search);
-	else
-		proto_search_wait(&u->search);
-	if (proto_eq(cmd, "ugi")) {
-		proto_out_line(&u->out, "id name " UGI_NAME);
-		proto_out_line(&u->out, "id author " UGI_AUTHOR);
-		for (int i = 0; i < OPT_COUNT; i++)
-			option_line(u, (OptionId)i);
-		proto_out_line(&u->out, "ugiok");
-	} else if (proto_eq(cmd, "uginewgame")) {
-		game_init(&u->game, board_size(u), options_variant(&u->opts));
-		engine_new_game(u->pe.engine);
-	} else if (proto_eq(cmd, "position")) {
-		cmd_position(u, argc - 1, argv + 1);
-	} else if (proto_eq(cmd, "go")) {
-		cmd_go(u, argc - 1, argv + 1);
-	} else if (proto_eq(cmd, "setoption")) {
-		cmd_setoption(u, argc - 1, argv + 1);
-	} else if (proto_eq(cmd, "query")) {
-		cmd_query(u, argc - 1, argv + 1);
-	} else if (proto_eq(cmd, "ponderhit")) {
-		/* no pondering: nothing to do */
-	} else {
-		char q[170];
-		error_line(u, "unknown command '%s'", text_quote(cmd, q));
-	}
-	return true;
+	session_wait(&u->s);
 }
 
 bool ugi_execute_line(Ugi *u, const char *line)
 {
-	ProtoLine *l = malloc(sizeof *l);
-	if (!l)
-		return true;
-	bool too_long = proto_clean_line(line, l) == PROTO_LINE_TOO_LONG;
-	bool r = execute(u, l->text, too_long);
-	free(l);
-	return r;
-}
-
-void ugi_run(Ugi *u, FILE *in)
-{
-	ProtoLine *line = malloc(sizeof *line);
-	if (!line)
-		return;
-	for (;;) {
-		ProtoLineStatus st = proto_read_line(in, line);
-		if (st == PROTO_LINE_EOF)
-			break;
-		if (!execute(u, line->text, st == PROTO_LINE_TOO_LONG))
-			break;
-	}
-	/* end of input: let a finite search finish and report */
-	if (proto_search_infinite(&u->search))
-		proto_search_stop(&u->search);
-	else
-		proto_search_wait(&u->search);
-	free(line);
+	return session_execute_line(&u->s, line);
 }
 
 int ugi_main(FILE *in, FILE *out, const Options *opts)
 {
 	char err[OPTIONS_ERR];
 	Ugi *u = ugi_new(out, opts, err);
-	if (!u) {
-		fprintf(stderr, "emilia: %s\n", err);
-		return 1;
-	}
-	ugi_run(u, in);
-	ugi_free(u);
-	return 0;
+	return session_main(u ? &u->s : NULL, in, err);
 }

@@ -11,8 +11,9 @@
  * `bestmove` lines are exactly two tokens; errors are `info string error:
  * ...` lines and leave the position unchanged.
  *
- * Searches run in a worker thread (proto_search.h) so `stop`, `isready`
- * and `quit` are served at once.  Other commands that arrive during a
+ * A translator on the session base (session.h).  Searches run in the
+ * session's worker thread (proto_search.h) so `stop`, `isready` and
+ * `quit` are served at once.  Other commands that arrive during a
  * finite search wait for it; during `go infinite` they stop it first.
  */
 #ifndef EMILIA_UGI_H
@@ -36,8 +37,6 @@ void ugi_set_node_cap(Ugi *u, uint64_t nodes);
 bool ugi_execute_line(Ugi *u, const char *line);
 /* Wait for the running search, if any, to finish and print its move. */
 void ugi_wait(Ugi *u);
-/* Read commands until quit or end of input. */
-void ugi_run(Ugi *u, FILE *in);
 
 /* `emilia --ugi`: returns the exit status. */
 int ugi_main(FILE *in, FILE *out, const Options *opts);
