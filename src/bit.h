@@ -35,9 +35,6 @@ static inline int bit_count(uint64_t b)
 /* Index of the lowest set bit; b must be non-zero. */
 static inline int bit_first(uint64_t b) { return __builtin_ctzll(b); }
 
-/* Index of the highest set bit; b must be non-zero. */
-static inline int bit_last(uint64_t b) { return 63 - __builtin_clzll(b); }
-
 /* Clear the lowest set bit. */
 static inline uint64_t bit_pop(uint64_t b) { return b & (b - 1); }
 

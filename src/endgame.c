@@ -48,7 +48,7 @@
  * probes every child), and a miss into the big table (a cache miss and, on
  * virtual machines, a TLB miss) costs more than the few transpositions the
  * small table loses.  With threads, two cores missing into the big table
- * at that rate also slow each other down (c6f4291); threads rarely share
+ * at that rate also slow each other down; threads rarely share
  * such small subtrees.  A small solve uses only a part of the shared table
  * (eg_table_cap): its first touches of the table's pages are part of its
  * time.  Figures in bench/solver-profile.md.

@@ -48,7 +48,7 @@ static const ProbCutModel probcut_models[PROBCUT_MAX_FIT_DEPTH + 1] = {
 #define PROBCUT_SIGMA_C0 5.2408
 #define PROBCUT_SIGMA_DEPTH -0.0265
 #define PROBCUT_SIGMA_EMPTIES -0.0466
-/* 150 positions, 99 s */
+/* fitted by emilia-probcut on 150 positions */
 
 int probcut_shallow_depth(int depth)
 {

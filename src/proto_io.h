@@ -52,8 +52,6 @@ int proto_split(char *s, char **argv, int max);
  * safely; returns the length written. */
 size_t proto_join(char *out, size_t cap, char **argv, int from, int to);
 
-/* (text_trim and text_quote, text.h, trim and quote words.) */
-
 /* Write byte c to f as it is when printable ASCII (or a newline, when
  * newline_ok), else as \xHH: the last guard of every reply. */
 void proto_put_byte(FILE *f, unsigned char c, bool newline_ok);

@@ -126,10 +126,4 @@ static inline uint64_t tt_index(const TT *t, uint64_t p, uint64_t o)
 	return h & t->mask;
 }
 
-/* Prefetch the bucket of (p, o). */
-static inline void tt_prefetch(const TT *t, uint64_t p, uint64_t o)
-{
-	__builtin_prefetch(&t->entries[tt_index(t, p, o) * TT_WAYS]);
-}
-
 #endif

@@ -1340,9 +1340,9 @@ START_TEST(test_tool_refuses_crafted)
 }
 END_TEST
 
-/* book_list_moves with a limit N gives the best N moves, best first: the
- * NBoard `hint 1` bug took the first N in square order (after f5d6c3d3
- * it answered C2 -12 while C4 +2 is the best book move). */
+/* book_list_moves with a limit N gives the best N moves, best first, not
+ * the first N in square order (after f5d6c3d3 that would be C2 -12, while
+ * C4 +2 is the best book move). */
 START_TEST(test_list_moves_best_first)
 {
 	char err[BOOK_ERR];

@@ -94,7 +94,8 @@ static void expect_fatal(const char *opts, const char *want)
 
 /* ---- FIFOs ------------------------------------------------------------------- */
 
-/* `--book FIFO` and `--eval FIFO` used to block in open() forever. */
+/* `--book FIFO` and `--eval FIFO` are refused at once: opening a FIFO
+ * for reading would block until a writer comes. */
 START_TEST(test_fifo_paths_refused)
 {
 	const char *fifo = test_tmp_path("fifo");

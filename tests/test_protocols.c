@@ -50,7 +50,7 @@ START_TEST(nboard_learn_and_book_hints)
 END_TEST
 
 /* hint N in a book position (the built-in book): the best N book moves,
- * best first (it once listed the first N in square order: C2 -12). */
+ * best first, not the first N in square order. */
 START_TEST(nboard_hint_order)
 {
 	session("nboard_hint_order", "--nboard --threads 1 --hash 16");

@@ -497,7 +497,7 @@ END_TEST
  * third one slower still (a null-window search that fails high and is
  * searched again), reported once a second, after a quick pre-search pass
  * over all the moves.  What is shown never grows, and it is 'finishing'
- * (0) only near the end; the raw estimate alone grows (the bug). */
+ * (0) only near the end, although the raw estimate alone grows. */
 START_TEST(eta_monotone_simulated_solve)
 {
 	const int moves = 10;

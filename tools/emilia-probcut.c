@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 	printf("};\n");
 	printf("#define PROBCUT_SIGMA_C0 %.4f\n#define PROBCUT_SIGMA_DEPTH %.4f\n#define PROBCUT_SIGMA_EMPTIES %.4f\n",
 	       C[0], C[1], C[2]);
-	printf("/* %ld positions, %.0f s */\n", ns, util_now() - t0);
+	printf("/* fitted by emilia-probcut on %ld positions */\n", ns);
 	free(smp);
 	free(t);
 	free(games);
