@@ -63,7 +63,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -129,7 +129,8 @@ check-deps:
 
 # `make test` runs the layer check (tests/layers.sh: no upward include, see
 # docs/ARCHITECTURE.md; it must also catch the fixture's upward include), then
-# every tests/test_*.c suite against this build's binaries.
+# every tests/test_*.c suite against this build's binaries, the installed
+# library, the Python binding and the README's commands.
 # CK_DEFAULT_TIMEOUT: sanitizer builds are several times slower.
 test: check-deps layers
 	@$(MAKE) --no-print-directory all
@@ -138,6 +139,14 @@ test: check-deps layers
 	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-python
+	@$(MAKE) --no-print-directory test-readme
+
+# test-readme: the cheap commands of README.md (its ```sh blocks) run from a scratch
+# copy of the repository root (tests/readme.sh, a few seconds); release builds only,
+# since ./emilia is the last build and a sanitizer build is several times slower.
+test-readme: all
+	@if [ "$(MODE)" != release ]; then echo "readme: not checked in MODE=$(MODE) (release builds only)"; \
+	else sh tests/readme.sh; fi
 
 .PHONY: layers
 layers:
@@ -266,7 +275,7 @@ bench-mpi: all mpi
 help:
 	@echo "make [ARCH=auto|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
 	@echo "  all          build ./emilia and the tools (default)"
-	@echo "  test         layer check, the Check test suites (installs Check as root), test-install, test-python"
+	@echo "  test         layer check, the Check test suites (installs Check as root), test-install, test-python, test-readme"
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
 	@echo "  tsan         run the test suites under ThreadSanitizer"
@@ -275,6 +284,7 @@ help:
 	@echo "  uninstall    remove what install installed (same PREFIX and DESTDIR)"
 	@echo "  test-install install into a temporary DESTDIR, build a program against it, uninstall"
 	@echo "  test-python  the Python binding's tests (python/, release builds)"
+	@echo "  test-readme  run the cheap commands of README.md (its sh blocks; release builds)"
 	@echo "  bench        ./emilia bench: the search node signature (more: bench-* targets)"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"
