@@ -77,7 +77,7 @@ $(BUILD)/src $(BUILD)/tests $(BUILD)/tools:
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/emilia: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
@@ -208,7 +208,7 @@ $(PUBLIC_LIB): $(PIC_OBJ) | $(LIBOUT)
 	$(LD) -r -o $(LIBOUT)/emilia.o $^
 	$(OBJCOPY) --wildcard --keep-global-symbol='emilia_*' $(LIBOUT)/emilia.o
 	@rm -f $@
-	ar rcs $@ $(LIBOUT)/emilia.o
+	$(AR) rcs $@ $(LIBOUT)/emilia.o
 $(LIBOUT)/emilia.pc: FORCE | $(LIBOUT)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: emilia' 'Description: Reversi/Othello engine: search, exact solver, evaluation' \
@@ -420,3 +420,24 @@ bench-review: all
 .PHONY: bench-memory
 bench-memory: all
 	sh bench/memory.sh ./emilia
+
+# ---- arm64: the portable build cross-compiled, run under qemu-user (docs/packaging.md) ----
+# cross-arm64: build/arm64-portable-release/: emilia and the library, with Debian's
+# gcc-aarch64-linux-gnu.  test-arm64 (tests/arm64.sh; installs what it needs as root,
+# check:arm64 through multiarch): also the board and rules suites, then runs them, perft
+# and the bench signature under qemu-aarch64 and compares them with the x86 portable build.
+ARM64_TRIPLET := aarch64-linux-gnu
+ARM64_BUILD := build/arm64-portable-release
+ARM64_SUITES ?= board rules
+# QEMU_ARM64: how to run an arm64 program (default: tests/arm64.sh picks it)
+ARM64_MAKE = $(MAKE) --no-print-directory ARCH=portable MODE=release BUILD=$(ARM64_BUILD) \
+  CC=$(ARM64_TRIPLET)-gcc AR=$(ARM64_TRIPLET)-ar LD=$(ARM64_TRIPLET)-ld OBJCOPY=$(ARM64_TRIPLET)-objcopy \
+  CHECK_CFLAGS=-pthread CHECK_LIBS="$$(PKG_CONFIG_LIBDIR=/usr/lib/$(ARM64_TRIPLET)/pkgconfig pkg-config --libs check 2>/dev/null || echo -lcheck)"
+.PHONY: cross-arm64 cross-arm64-tests test-arm64
+cross-arm64:
+	@command -v $(ARM64_TRIPLET)-gcc >/dev/null || { echo "cross-arm64 needs $(ARM64_TRIPLET)-gcc: sudo apt-get install gcc-$(ARM64_TRIPLET)" >&2; exit 1; }
+	@$(ARM64_MAKE) $(ARM64_BUILD)/emilia lib
+cross-arm64-tests: cross-arm64
+	@$(ARM64_MAKE) $(ARM64_SUITES:%=$(ARM64_BUILD)/tests/test_%)
+test-arm64:
+	@MAKE="$(MAKE)" ARM64_BUILD=$(ARM64_BUILD) ARM64_SUITES="$(ARM64_SUITES)" sh tests/arm64.sh
