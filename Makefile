@@ -192,7 +192,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
-MAN_PAGES := man/emilia.6 man/emilia-match.6 man/emilia-book.6
+# a page for the engine and for each tool built (emilia-train needs zlib)
+MAN_PAGES := man/emilia.6 $(TOOLS:%=man/%.6)
 
 $(BUILD)/pic $(LIBOUT):
 	@mkdir -p $@
@@ -234,7 +235,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,emilia emilia-book emilia-match emilia-probcut emilia-train)
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libemilia.so.$(VERSION) libemilia.so.$(SOMAJOR) libemilia.so libemilia.a)
 	rm -f $(DESTDIR)$(INCLUDEDIR)/emilia.h $(DESTDIR)$(PKGCONFIGDIR)/emilia.pc
-	rm -f $(MAN_PAGES:man/%=$(DESTDIR)$(MANDIR)/man6/%)
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man6/,emilia.6 emilia-book.6 emilia-match.6 emilia-probcut.6 emilia-train.6)
 
 # test-install: install into a temporary DESTDIR, build and run a program against the
 # installed library through pkg-config, uninstall (tests/install.sh).  test-python: the

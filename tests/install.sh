@@ -26,7 +26,8 @@ step() {
 step $MAKE --no-print-directory install DESTDIR="$dest" PREFIX=$prefix ${ARCH:+ARCH=$ARCH} ${MODE:+MODE=$MODE}
 for f in bin/emilia bin/emilia-book bin/emilia-match bin/emilia-probcut \
 	lib/libemilia.so.0 lib/libemilia.so lib/libemilia.a include/emilia.h lib/pkgconfig/emilia.pc \
-	share/man/man6/emilia.6 share/man/man6/emilia-match.6 share/man/man6/emilia-book.6; do
+	share/man/man6/emilia.6 share/man/man6/emilia-match.6 share/man/man6/emilia-book.6 \
+	share/man/man6/emilia-probcut.6; do
 	[ -e "$root/$f" ] || fail "$prefix/$f was not installed"
 done
 "$root/bin/emilia" --version | grep -q '^emilia ' || fail "the installed emilia does not run"
@@ -137,7 +138,9 @@ echo "install: examples/two-engines: $(echo "$game" | grep -c '^ *[0-9]*\. ') pl
 
 # the man pages format without a warning
 if command -v man >/dev/null; then
-	for p in emilia emilia-match emilia-book; do
+	for p in emilia emilia-match emilia-book emilia-probcut emilia-train; do
+		[ -e "$root/bin/$p" ] || continue
+		[ -e "$root/share/man/man6/$p.6" ] || fail "$p has no man page"
 		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$root/share/man/man6/$p.6" 2>&1 >/dev/null)
 		[ -z "$w" ] || fail "man $p: $w"
 	done
