@@ -280,6 +280,8 @@ help:
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"
 	@echo "  test-mpi     emilia-mpi against the single-process commands under mpirun (tests/mpi.sh)"
+	@echo "  cross-arm64  cross-compile the portable build for arm64 (build/arm64-portable-release/)"
+	@echo "  test-arm64   perft, bench and the board and rules suites under qemu-aarch64, against x86"
 	@echo "  clean        remove build outputs"
 
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
@@ -438,7 +440,9 @@ ARM64_MAKE = $(MAKE) --no-print-directory ARCH=portable MODE=release BUILD=$(ARM
 cross-arm64:
 	@command -v $(ARM64_TRIPLET)-gcc >/dev/null || { echo "cross-arm64 needs $(ARM64_TRIPLET)-gcc: sudo apt-get install gcc-$(ARM64_TRIPLET)" >&2; exit 1; }
 	@$(ARM64_MAKE) $(ARM64_BUILD)/emilia lib
-cross-arm64-tests: cross-arm64
-	@$(ARM64_MAKE) $(ARM64_SUITES:%=$(ARM64_BUILD)/tests/test_%)
+# what test-arm64 runs: emilia and the suites (not the library: its PIC objects would double the build)
+cross-arm64-tests:
+	@command -v $(ARM64_TRIPLET)-gcc >/dev/null || { echo "cross-arm64 needs $(ARM64_TRIPLET)-gcc: sudo apt-get install gcc-$(ARM64_TRIPLET)" >&2; exit 1; }
+	@$(ARM64_MAKE) $(ARM64_BUILD)/emilia $(ARM64_SUITES:%=$(ARM64_BUILD)/tests/test_%)
 test-arm64:
 	@MAKE="$(MAKE)" ARM64_BUILD=$(ARM64_BUILD) ARM64_SUITES="$(ARM64_SUITES)" sh tests/arm64.sh

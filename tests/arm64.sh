@@ -17,6 +17,9 @@ X86_BUILD=build/portable-release
 cd "$(dirname "$0")/.." || exit 1
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# installed PKG: dpkg -s is ambiguous for a package installed for two
+# architectures (check and check:arm64 after make test-arm64)
+installed() { dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q '^install ok installed$'; }
 fail() {
 	echo "arm64: $*" >&2
 	exit 1
@@ -25,7 +28,7 @@ fail() {
 # ---- what it needs ----
 missing=""
 for p in gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user check:arm64; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
 	[ "$(id -u)" = 0 ] || fail "needs$missing: run 'sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install$missing'"
