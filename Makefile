@@ -280,6 +280,8 @@ help:
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"
 	@echo "  test-mpi     emilia-mpi against the single-process commands under mpirun (tests/mpi.sh)"
+	@echo "  deb          Debian packages emilia, libemilia0, libemilia-dev into build/deb/, with lintian"
+	@echo "  test-deb     build the packages, dpkg -i them, check /usr/bin/emilia and the library, purge (root)"
 	@echo "  cross-arm64  cross-compile the portable build for arm64 (build/arm64-portable-release/)"
 	@echo "  test-arm64   perft, bench and the board and rules suites under qemu-aarch64, against x86"
 	@echo "  clean        remove build outputs"
@@ -446,3 +448,13 @@ cross-arm64-tests:
 	@$(ARM64_MAKE) $(ARM64_BUILD)/emilia $(ARM64_SUITES:%=$(ARM64_BUILD)/tests/test_%)
 test-arm64:
 	@MAKE="$(MAKE)" ARM64_BUILD=$(ARM64_BUILD) ARM64_SUITES="$(ARM64_SUITES)" sh tests/arm64.sh
+
+# ---- Debian packages: emilia, libemilia0, libemilia-dev (debian/, docs/packaging.md) ----
+# deb: build them from a copy of the tree into build/deb/ and run lintian (no root needed).
+# test-deb (CI; root): also install them with dpkg -i, check /usr/bin/emilia and the
+# library, purge them (tests/deb.sh).
+.PHONY: deb test-deb
+deb:
+	@KEEP=build/deb NO_INSTALL=1 sh tests/deb.sh
+test-deb:
+	@sh tests/deb.sh
