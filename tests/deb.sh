@@ -42,7 +42,11 @@ if [ "${NO_INSTALL:-0}" = 0 ]; then
 fi
 
 need="build-essential debhelper dpkg-dev lintian fakeroot zlib1g-dev"
-case " $DEB_BUILD_OPTIONS " in *" nocheck "*) ;; *) need="$need check man-db pkg-config python3" ;; esac
+# nocheck: also the build profile, so that the test tools are not build dependencies
+case " $DEB_BUILD_OPTIONS " in
+*" nocheck "*) export DEB_BUILD_PROFILES="${DEB_BUILD_PROFILES:+$DEB_BUILD_PROFILES }nocheck" ;;
+*) need="$need check man-db pkg-config python3" ;;
+esac
 missing=""
 for p in $need pkg-config; do installed "$p" || missing="$missing $p"; done
 if [ -n "$missing" ]; then
