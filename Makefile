@@ -77,7 +77,7 @@ $(BUILD)/src $(BUILD)/tests $(BUILD)/tools:
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(AR) rcs $@ $^
 
 $(BUILD)/emilia: $(BUILD)/src/main.o $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
@@ -201,7 +201,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 INSTALL ?= install
-MAN_PAGES := man/emilia.6 man/emilia-match.6 man/emilia-book.6
+# a page for the engine and for each tool built (emilia-train needs zlib)
+MAN_PAGES := man/emilia.6 $(TOOLS:%=man/%.6)
 
 $(BUILD)/pic $(LIBOUT):
 	@mkdir -p $@
@@ -217,7 +218,7 @@ $(PUBLIC_LIB): $(PIC_OBJ) | $(LIBOUT)
 	$(LD) -r -o $(LIBOUT)/emilia.o $^
 	$(OBJCOPY) --wildcard --keep-global-symbol='emilia_*' $(LIBOUT)/emilia.o
 	@rm -f $@
-	ar rcs $@ $(LIBOUT)/emilia.o
+	$(AR) rcs $@ $(LIBOUT)/emilia.o
 $(LIBOUT)/emilia.pc: FORCE | $(LIBOUT)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: emilia' 'Description: Reversi/Othello engine: search, exact solver, evaluation' \
@@ -243,7 +244,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,emilia emilia-book emilia-match emilia-probcut emilia-train)
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libemilia.so.$(VERSION) libemilia.so.$(SOMAJOR) libemilia.so libemilia.a)
 	rm -f $(DESTDIR)$(INCLUDEDIR)/emilia.h $(DESTDIR)$(PKGCONFIGDIR)/emilia.pc
-	rm -f $(MAN_PAGES:man/%=$(DESTDIR)$(MANDIR)/man6/%)
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man6/,emilia.6 emilia-book.6 emilia-match.6 emilia-probcut.6 emilia-train.6)
 
 # test-install: install into a temporary DESTDIR, build and run a program against the
 # installed library through pkg-config, uninstall (tests/install.sh).  test-python: the
@@ -289,6 +290,10 @@ help:
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"
 	@echo "  test-mpi     emilia-mpi against the single-process commands under mpirun (tests/mpi.sh)"
+	@echo "  deb          Debian packages emilia, libemilia0, libemilia-dev into build/deb/, with lintian"
+	@echo "  test-deb     build the packages, dpkg -i them, check /usr/bin/emilia and the library, purge (root)"
+	@echo "  cross-arm64  cross-compile the portable build for arm64 (build/arm64-portable-release/)"
+	@echo "  test-arm64   perft, bench and the board and rules suites under qemu-aarch64, against x86"
 	@echo "  clean        remove build outputs"
 
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
@@ -430,3 +435,36 @@ bench-review: all
 .PHONY: bench-memory
 bench-memory: all
 	sh bench/memory.sh ./emilia
+
+# ---- arm64: the portable build cross-compiled, run under qemu-user (docs/packaging.md) ----
+# cross-arm64: build/arm64-portable-release/: emilia and the library, with Debian's
+# gcc-aarch64-linux-gnu.  test-arm64 (tests/arm64.sh; installs what it needs as root,
+# check:arm64 through multiarch): also the board and rules suites, then runs them, perft
+# and the bench signature under qemu-aarch64 and compares them with the x86 portable build.
+ARM64_TRIPLET := aarch64-linux-gnu
+ARM64_BUILD := build/arm64-portable-release
+ARM64_SUITES ?= board rules
+# QEMU_ARM64: how to run an arm64 program (default: tests/arm64.sh picks it)
+ARM64_MAKE = $(MAKE) --no-print-directory ARCH=portable MODE=release BUILD=$(ARM64_BUILD) \
+  CC=$(ARM64_TRIPLET)-gcc AR=$(ARM64_TRIPLET)-ar LD=$(ARM64_TRIPLET)-ld OBJCOPY=$(ARM64_TRIPLET)-objcopy \
+  CHECK_CFLAGS=-pthread CHECK_LIBS="$$(PKG_CONFIG_LIBDIR=/usr/lib/$(ARM64_TRIPLET)/pkgconfig pkg-config --libs check 2>/dev/null || echo -lcheck)"
+.PHONY: cross-arm64 cross-arm64-tests test-arm64
+cross-arm64:
+	@command -v $(ARM64_TRIPLET)-gcc >/dev/null || { echo "cross-arm64 needs $(ARM64_TRIPLET)-gcc: sudo apt-get install gcc-$(ARM64_TRIPLET)" >&2; exit 1; }
+	@$(ARM64_MAKE) $(ARM64_BUILD)/emilia lib
+# what test-arm64 runs: emilia and the suites (not the library: its PIC objects would double the build)
+cross-arm64-tests:
+	@command -v $(ARM64_TRIPLET)-gcc >/dev/null || { echo "cross-arm64 needs $(ARM64_TRIPLET)-gcc: sudo apt-get install gcc-$(ARM64_TRIPLET)" >&2; exit 1; }
+	@$(ARM64_MAKE) $(ARM64_BUILD)/emilia $(ARM64_SUITES:%=$(ARM64_BUILD)/tests/test_%)
+test-arm64:
+	@MAKE="$(MAKE)" ARM64_BUILD=$(ARM64_BUILD) ARM64_SUITES="$(ARM64_SUITES)" sh tests/arm64.sh
+
+# ---- Debian packages: emilia, libemilia0, libemilia-dev (debian/, docs/packaging.md) ----
+# deb: build them from a copy of the tree into build/deb/ and run lintian (no root needed).
+# test-deb (CI; root): also install them with dpkg -i, check /usr/bin/emilia and the
+# library, purge them (tests/deb.sh).
+.PHONY: deb test-deb
+deb:
+	@KEEP=build/deb NO_INSTALL=1 sh tests/deb.sh
+test-deb:
+	@sh tests/deb.sh

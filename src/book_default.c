@@ -6,6 +6,7 @@
  * searched in place.  The Makefile rebuilds this object when the book
  * changes.  The symbols are private: only book_open_default() sees them.
  */
+#include <stdint.h>
 #include "book.h"
 
 __asm__(".pushsection .rodata\n"
@@ -14,11 +15,12 @@ __asm__(".pushsection .rodata\n"
         ".incbin \"book/emilia.book\"\n"
         "emilia_book_blob_end:\n"
         ".popsection\n");
+/* local labels of this object, reached PC-relative on any target (see weights.c) */
+extern const unsigned char emilia_book_blob_begin[] __attribute__((visibility("hidden")));
+extern const unsigned char emilia_book_blob_end[] __attribute__((visibility("hidden")));
 
 Book *book_open_default(char *err)
 {
-	const unsigned char *b, *e;
-	__asm__("lea emilia_book_blob_begin(%%rip), %0" : "=r"(b));
-	__asm__("lea emilia_book_blob_end(%%rip), %0" : "=r"(e));
-	return book_open_memory(b, (size_t)(e - b), "default book", err);
+	size_t len = (size_t)((uintptr_t)emilia_book_blob_end - (uintptr_t)emilia_book_blob_begin);
+	return book_open_memory(emilia_book_blob_begin, len, "default book", err);
 }

@@ -3,7 +3,8 @@
 # install` into a temporary DESTDIR, every file where it belongs, a small
 # program built against the installed header and libraries through
 # pkg-config (shared and static) that solves FFO #1 and counts perft 8,
-# the man pages without a warning, then `make uninstall` and nothing left.
+# examples/two-engines.c built the same way playing a whole game, the man
+# pages without a warning, then `make uninstall` and nothing left.
 # Environment: MAKE, ARCH, MODE, CC as the caller's make; TEST_CFLAGS the
 # sanitizer flags of the build (its libraries need them).
 MAKE=${MAKE:-make}
@@ -25,7 +26,8 @@ step() {
 step $MAKE --no-print-directory install DESTDIR="$dest" PREFIX=$prefix ${ARCH:+ARCH=$ARCH} ${MODE:+MODE=$MODE}
 for f in bin/emilia bin/emilia-book bin/emilia-match bin/emilia-probcut \
 	lib/libemilia.so.0 lib/libemilia.so lib/libemilia.a include/emilia.h lib/pkgconfig/emilia.pc \
-	share/man/man6/emilia.6 share/man/man6/emilia-match.6 share/man/man6/emilia-book.6; do
+	share/man/man6/emilia.6 share/man/man6/emilia-match.6 share/man/man6/emilia-book.6 \
+	share/man/man6/emilia-probcut.6; do
 	[ -e "$root/$f" ] || fail "$prefix/$f was not installed"
 done
 "$root/bin/emilia" --version | grep -q '^emilia ' || fail "the installed emilia does not run"
@@ -116,9 +118,29 @@ step $CC $TEST_CFLAGS -o "$tmp/prog-static" "$tmp/prog.c" $(pkg-config --cflags 
 out=$("$tmp/prog-static") || fail "the program built against libemilia.a failed: $out"
 [ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output (static): $out"
 
+# examples/two-engines.c, built as its comment says: a whole game between two
+# levels, whose transcript the installed emilia replays to a finished game (no
+# legal move) with the same final score
+ex=$(dirname "$0")/../examples/two-engines.c
+# shellcheck disable=SC2086
+step $CC -std=c99 -pedantic -Wall -Wextra -Werror $TEST_CFLAGS -o "$tmp/two-engines" "$ex" $flags
+game=$(LD_LIBRARY_PATH="$root/lib" "$tmp/two-engines" 2 4) || fail "examples/two-engines failed: $game"
+moves=$(echo "$game" | sed -n 's/^transcript: \([a-h1-8]*\)$/\1/p')
+# shellcheck disable=SC2046
+set -- $(echo "$game" | sed -n 's/^final score: Black \([0-9]*\), White \([0-9]*\)$/\1 \2/p')
+if [ $# != 2 ] || [ $(($1 + $2)) -gt 64 ] || [ $(($1 + $2)) -lt 5 ] || [ ${#moves} -lt 18 ]; then
+	fail "examples/two-engines: no legal final score: $(echo "$game" | tail -3)"
+fi
+if [ "$1" -gt "$2" ]; then want="B+$(($1 - $2))"; elif [ "$1" -lt "$2" ]; then want="W+$(($2 - $1))"; else want=0; fi
+got=$(printf 'emilia-transcript %s\nemilia-legal\nfinal_score\nquit\n' "$moves" | "$root/bin/emilia" | grep '^=' | tr '\n' '|')
+[ "$got" = "=|=|= $want|=|" ] || fail "examples/two-engines: emilia replays '$moves' as '$got', expected final score $want"
+echo "install: examples/two-engines: $(echo "$game" | grep -c '^ *[0-9]*\. ') plies, $(echo "$game" | tail -1)"
+
 # the man pages format without a warning
 if command -v man >/dev/null; then
-	for p in emilia emilia-match emilia-book; do
+	for p in emilia emilia-match emilia-book emilia-probcut emilia-train; do
+		[ -e "$root/bin/$p" ] || continue
+		[ -e "$root/share/man/man6/$p.6" ] || fail "$p has no man page"
 		w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$root/share/man/man6/$p.6" 2>&1 >/dev/null)
 		[ -z "$w" ] || fail "man $p: $w"
 	done
