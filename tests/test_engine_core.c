@@ -17,7 +17,9 @@
 #include "engine.h"
 #include "eval.h"
 #include "patterns.h"
+#include "options.h"
 #include "text.h"
+#include "ugi.h"
 #include "util.h"
 #include "weights.h"
 
@@ -104,6 +106,37 @@ START_TEST(core_no_thread_per_move)
 	}
 	ck_assert_int_eq(atomic_load(&threads_created), after_first);
 	engine_free(e);
+}
+END_TEST
+
+/* The same through a protocol that searches in the background (UGI, as
+ * NBoard): its worker and watchdog threads are kept too. */
+START_TEST(core_no_thread_per_protocol_move)
+{
+	Options o;
+	options_init(&o);
+	char err[OPTIONS_ERR];
+	ck_assert(options_set(&o, OPT_USEBOOK, "false", err));
+	ck_assert(options_set(&o, OPT_THREADS, "2", err));
+	ck_assert(options_set(&o, OPT_HASH, "16", err));
+	FILE *out = fopen("/dev/null", "w");
+	ck_assert_ptr_nonnull(out);
+	Ugi *u = ugi_new(out, &o, err);
+	ck_assert_msg(u != NULL, "%s", err);
+	ck_assert(ugi_execute_line(u, "position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7"));
+	ck_assert(ugi_execute_line(u, "go movetime 100"));
+	ugi_wait(u);
+	const int after_first = atomic_load(&threads_created);
+	for (int i = 0; i < 4; i++) {
+		ck_assert(ugi_execute_line(u, i & 1 ? "go depth 6" : "go movetime 60"));
+		ugi_wait(u);
+		ck_assert(ugi_execute_line(u, "go infinite"));
+		ck_assert(ugi_execute_line(u, "stop"));
+		ugi_wait(u);
+	}
+	ck_assert_int_eq(atomic_load(&threads_created), after_first);
+	ugi_free(u);
+	fclose(out);
 }
 END_TEST
 
@@ -409,6 +442,7 @@ static Suite *core_suite(void)
 	Suite *s = suite_create("engine_core");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, core_no_thread_per_move);
+	tcase_add_test(tc, core_no_thread_per_protocol_move);
 	tcase_add_test(tc, core_two_engines_as_two_processes);
 	tcase_add_test(tc, core_memory_follows_hash);
 	tcase_add_test(tc, core_multipv_exact_uses_solver);
