@@ -468,3 +468,11 @@ deb:
 	@KEEP=build/deb NO_INSTALL=1 sh tests/deb.sh
 test-deb:
 	@sh tests/deb.sh
+
+# ---- the public API: how soon emilia_stop() ends a 1 s search (bench/api-results.md) ----
+.PHONY: bench-api-stop
+$(BUILD)/bench/api-stop: bench/api-stop.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDFLAGS_ALL) $(LDLIBS_ALL)
+bench-api-stop: $(BUILD)/bench/api-stop
+	$(BUILD)/bench/api-stop $(TARGET_MS)

@@ -626,6 +626,17 @@ static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 	s->nodes++;
 	if (depth == 0)
 		return eval_score(sh->ev, p, o);
+	/* deep ones (a probable cut at many empties) take long: watch the stop,
+	 * and poll the clock about as often as the other nodes do (a node of
+	 * depth 3 or more stands for hundreds of leaves) */
+	if (depth >= 3) {
+		if ((s->polls += 64) >= 1024) {
+			s->polls = 0;
+			eg_poll(s);
+		}
+		if (eg_aborted(s))
+			return 0;
+	}
 	uint64_t moves = board_moves(p, o) & sh->geo;
 	if (!moves) {
 		if (passed)

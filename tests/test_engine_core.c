@@ -342,6 +342,44 @@ START_TEST(core_multipv_exact_uses_solver)
 }
 END_TEST
 
+/* A solve of many empties stops at once, in the pre-searches' deep
+ * evaluation searches too (they once ran seconds without looking at the
+ * stop flag; bench/api-stop.c measures the latency). */
+typedef struct CoreStopper {
+	Engine *e;
+	double at;
+} CoreStopper;
+
+static void *core_stopper(void *arg)
+{
+	CoreStopper *c = arg;
+	const struct timespec ms = { 0, 200000000 };
+	nanosleep(&ms, NULL);
+	c->at = util_now();
+	engine_stop(c->e);
+	return NULL;
+}
+
+START_TEST(core_solve_of_many_empties_stops)
+{
+	Engine *e = engine_new();
+	ck_assert(e != NULL);
+	Game g;
+	game_from(&g, MID1);
+	CoreStopper c = { e, 0 };
+	pthread_t tid;
+	ck_assert_int_eq(pthread_create(&tid, NULL, core_stopper, &c), 0);
+	EngineInfo r = engine_solve_game(e, &g, false, NULL);
+	const double done = util_now();
+	pthread_join(tid, NULL);
+	ck_assert(!r.exact);
+	ck_assert_int_eq(r.move, BOARD_NOMOVE);
+	/* loose: a loaded machine, sanitizers */
+	ck_assert_msg(done - c.at < 1.0, "returned %.3f s after the stop", done - c.at);
+	engine_free(e);
+}
+END_TEST
+
 /* ---- memory follows --hash ---------------------------------------------- */
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -446,6 +484,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, core_two_engines_as_two_processes);
 	tcase_add_test(tc, core_memory_follows_hash);
 	tcase_add_test(tc, core_multipv_exact_uses_solver);
+	tcase_add_test(tc, core_solve_of_many_empties_stops);
 	suite_add_tcase(s, tc);
 	return s;
 }
