@@ -1,14 +1,20 @@
 # Emilia - build.  `make help` lists the targets.
 #
-# CPU selection lives here and only here:
-#   ARCH=portable  plain x86-64 / any CPU, scalar kernels
-#   ARCH=avx2      AVX2 + BMI2 + POPCNT + LZCNT kernels (Haswell and later)
+# CPU selection lives here and only here (docs/build.md):
+#   ARCH=dispatch  (default; ARCH=auto is the same) one build for every x86-64: the engine is
+#                  compiled twice, with the portable and with the AVX2 kernel; each program,
+#                  test suite and the library holds both copies and runs one, chosen at
+#                  start-up from the CPU (AVX2 and BMI2) or by EMILIA_KERNEL=portable|avx2
+#                  (src/dispatch.c); --version names it
+#   ARCH=portable  plain x86-64 / any CPU, scalar kernels only
+#   ARCH=avx2      AVX2 + BMI2 + POPCNT + LZCNT kernels only (Haswell and later)
 #   ARCH=native    -march=native (AVX2 kernels when the CPU has AVX2)
-#   ARCH=auto      (default) avx2 when this machine has AVX2 and BMI2, else portable
 # MODE=release|debug|tsan selects optimisation and sanitizers.
-# Objects go to build/ARCH-MODE/; the last build is copied to ./emilia and ./emilia-*.
+# A kernel's objects go to build/KERNEL-MODE/ (ARCH=dispatch compiles into build/portable-MODE/
+# and build/avx2-MODE/, the same objects as those builds, and links in build/dispatch-MODE/);
+# the last build is copied to ./emilia and ./emilia-*.
 
-ARCH ?= auto
+ARCH ?= dispatch
 MODE ?= release
 CC ?= cc
 ifeq ($(CC),cc)
@@ -17,17 +23,19 @@ endif
 
 HOST_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
 ifeq ($(ARCH),auto)
-override ARCH := $(if $(HOST_AVX2),avx2,portable)
+override ARCH := dispatch
 endif
 
-ifeq ($(ARCH),portable)
-ARCHFLAGS :=
-else ifeq ($(ARCH),avx2)
-ARCHFLAGS := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt -DEMILIA_AVX2
-else ifeq ($(ARCH),native)
-ARCHFLAGS := -march=native $(if $(HOST_AVX2),-DEMILIA_AVX2)
+# The compiler flags of each kernel, and the kernels of this build.
+ARCHFLAGS_portable :=
+ARCHFLAGS_avx2 := -mavx2 -mbmi -mbmi2 -mpopcnt -mlzcnt -DEMILIA_AVX2
+ARCHFLAGS_native := -march=native $(if $(HOST_AVX2),-DEMILIA_AVX2)
+ifeq ($(ARCH),dispatch)
+KERNELS := portable avx2
+else ifneq ($(filter portable avx2 native,$(ARCH)),)
+KERNELS := $(ARCH)
 else
-$(error ARCH must be portable, avx2, native or auto)
+$(error ARCH must be dispatch, portable, avx2, native or auto)
 endif
 
 WARN := -Wall -Wextra -Werror -Wmissing-declarations -Wshadow -Wno-unused-parameter
@@ -41,14 +49,21 @@ else
 $(error MODE must be release, debug or tsan)
 endif
 
-CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -pthread -Iinclude $(WARN) $(OPT) $(ARCHFLAGS) $(CFLAGS)
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -pthread -Iinclude $(WARN) $(OPT)
+# $(call kflags,KERNEL): the compiler flags of that kernel's objects
+kflags = $(CFLAGS_BASE) $(ARCHFLAGS_$(1)) $(CFLAGS)
+# the flags of this build's own objects (ARCH=dispatch: the dispatcher, for any x86-64)
+CFLAGS_ALL := $(call kflags,$(if $(filter dispatch,$(ARCH)),portable,$(ARCH)))
 LDFLAGS_ALL := -pthread $(OPT) $(LDFLAGS)
 LDLIBS_ALL := -lm $(LDLIBS)
+LD ?= ld
+NM ?= nm
+OBJCOPY ?= objcopy
 
 BUILD := build/$(ARCH)-$(MODE)
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
-LIB_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/src/%.o)
-LIB := $(BUILD)/libemilia.a
+# the object folders of the kernels (BUILD itself unless ARCH=dispatch)
+KDIRS := $(KERNELS:%=build/%-$(MODE))
+LIB_SRC := $(filter-out src/main.c src/dispatch.c,$(wildcard src/*.c))
 TOOLS := $(filter-out emilia-mpi,$(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c)))
 # emilia-train reads gzip files with zlib (Debian: zlib1g-dev); without its header the
 # trainer is skipped with a note and everything else builds.
@@ -56,58 +71,89 @@ HAVE_ZLIB := $(shell printf '\043include <zlib.h>\n' | $(CC) -E - >/dev/null 2>&
 ifneq ($(HAVE_ZLIB),yes)
 TOOLS := $(filter-out emilia-train,$(TOOLS))
 endif
+TOOL_LIBS += -lz
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
-TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:tests/%.c=$(BUILD)/tests/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test test-dispatch layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
-$(BUILD)/src/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/src
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+# ---- the objects of each kernel: build/KERNEL-MODE/{src,pic,tools,tests}/ ----
+# pic/: the library's objects, position-independent with hidden symbols.  weights.c and
+# book_default.c embed data/eval.bin and book/emilia.book with .incbin.
+HEADERS := $(wildcard src/*.h)
+define kernel_rules
+build/$(1)-$(MODE)/src/%.o: src/%.c $(HEADERS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(call kflags,$(1)) -c $$< -o $$@
+build/$(1)-$(MODE)/pic/%.o: src/%.c $(HEADERS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(call kflags,$(1)) -fPIC -fvisibility=hidden -c $$< -o $$@
+build/$(1)-$(MODE)/tools/%.o: tools/%.c $(HEADERS) $(wildcard tools/*.h)
+	@mkdir -p $$(@D)
+	$$(CC) $$(call kflags,$(1)) -Isrc -c $$< -o $$@
+build/$(1)-$(MODE)/tools/emilia-mpi.o: tools/emilia-mpi.c $(HEADERS) $(wildcard tools/*.h)
+	@mkdir -p $$(@D)
+	$$(MPICC) $$(call kflags,$(1)) -Isrc -c $$< -o $$@
+build/$(1)-$(MODE)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
+	@mkdir -p $$(@D)
+	$$(CC) $$(call kflags,$(1)) $$(CHECK_CFLAGS) -Isrc -c $$< -o $$@
+build/$(1)-$(MODE)/libemilia.a: $(LIB_SRC:src/%.c=build/$(1)-$(MODE)/src/%.o)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach k,$(KERNELS),$(eval $(call kernel_rules,$(k))))
 # only api.c and its test include the public header
-$(BUILD)/src/api.o $(BUILD)/pic/api.o $(BUILD)/tests/test_api.o: include/emilia.h
+$(KDIRS:%=%/src/api.o) $(KDIRS:%=%/pic/api.o) $(KDIRS:%=%/tests/test_api.o): include/emilia.h
 
-$(BUILD)/src $(BUILD)/tests $(BUILD)/tools:
-	@mkdir -p $@
+# ---- programs: $(call program,NAME,OBJECTS,LINKER,LIBS) links $(BUILD)/NAME from OBJECTS,
+# paths inside a kernel's object folder (libemilia.a: every src/*.c but main.c).
+# ARCH=dispatch: for each kernel, ld -r joins its OBJECTS into $(BUILD)/kernel-KERNEL/NAME.o and
+# objcopy makes every symbol local except main and board_kernel_choice, which it renames
+# dispatch_KERNEL_main and dispatch_KERNEL_board_kernel_choice; the program is both of these
+# with the dispatcher src/dispatch.c, whose main() calls one.
+ifeq ($(ARCH),dispatch)
+define program
+$(BUILD)/$(1): $(BUILD)/src/dispatch.o $(KERNELS:%=$(BUILD)/kernel-%/$(1).o)
+	@mkdir -p $$(@D)
+	$(3) $$(LDFLAGS_ALL) -o $$@ $$^ $(4)
+$(KERNELS:%=$(BUILD)/kernel-%/$(1).o): $(BUILD)/kernel-%/$(1).o: $(addprefix build/%-$(MODE)/,$(2))
+	@mkdir -p $$(@D)
+	$$(LD) -r -o $$@.r $$^
+	$$(OBJCOPY) --redefine-sym main=dispatch_$$*_main \
+	  --redefine-sym board_kernel_choice=dispatch_$$*_board_kernel_choice \
+	  --wildcard --keep-global-symbol='dispatch_$$*_*' $$@.r $$@
+	@rm -f $$@.r
+endef
+$(BUILD)/src/dispatch.o: src/dispatch.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DDISPATCH_PROGRAM -c $< -o $@
+else
+define program
+$(BUILD)/$(1): $(addprefix $(BUILD)/,$(2))
+	@mkdir -p $$(@D)
+	$(3) $$(LDFLAGS_ALL) -o $$@ $$^ $(4)
+endef
+endif
 
-$(LIB): $(LIB_OBJ)
-	@rm -f $@
-	$(AR) rcs $@ $^
-
-$(BUILD)/emilia: $(BUILD)/src/main.o $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
-
+$(eval $(call program,emilia,src/main.o libemilia.a,$$(CC),$$(LDLIBS_ALL)))
 emilia: $(BUILD)/emilia
 	@cmp -s $< $@ 2>/dev/null || cp $< $@
 
-$(BUILD)/tools/%.o: tools/%.c $(wildcard src/*.h tools/*.h) | $(BUILD)/tools
-	$(CC) $(CFLAGS_ALL) -Isrc -c $< -o $@
-
-$(BUILD)/tools/emilia-%: $(BUILD)/tools/emilia-%.o $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
-
-# emilia-train also links the game and label-file code of tools/labels.c
-$(BUILD)/tools/emilia-train: $(BUILD)/tools/emilia-train.o $(BUILD)/tools/labels.o $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
-
-# emilia-book shares the engine-backed leaf search of tools/booksearch.c with emilia-mpi
-$(BUILD)/tools/emilia-book: $(BUILD)/tools/emilia-book.o $(BUILD)/tools/booksearch.o $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
-
+# emilia-train also links the game and label-file code of tools/labels.c; emilia-book shares
+# the engine-backed leaf search of tools/booksearch.c with emilia-mpi
+TOOL_OBJ_emilia-train := tools/labels.o
+TOOL_OBJ_emilia-book := tools/booksearch.o
+$(foreach t,$(TOOLS),$(eval $(call program,tools/$(t),tools/$(t).o $(TOOL_OBJ_$(t)) libemilia.a,$$(CC),$$(LDLIBS_ALL) $$(TOOL_LIBS))))
 tools: $(TOOLS:%=$(BUILD)/tools/%)
 	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
 	@if [ "$(HAVE_ZLIB)" != yes ]; then echo "note: emilia-train not built: it needs zlib (sudo apt-get install zlib1g-dev)"; fi
 
-$(BUILD)/tests/%.o: tests/%.c $(wildcard src/*.h tests/*.h) | $(BUILD)/tests
-	$(CC) $(CFLAGS_ALL) $(CHECK_CFLAGS) -Isrc -c $< -o $@
-
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_SUPPORT_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(CHECK_LIBS) $(LDLIBS_ALL)
+$(foreach t,$(TEST_SRC:tests/%.c=%),$(eval $(call program,tests/$(t),tests/$(t).o $(TEST_SUPPORT_SRC:%.c=%.o) libemilia.a,$$(CC),$$(CHECK_LIBS) $$(LDLIBS_ALL))))
 
 check-deps:
 	@if [ "$(HAVE_ZLIB)" != yes ]; then \
@@ -129,14 +175,15 @@ check-deps:
 
 # `make test` runs the layer check (tests/layers.sh: no upward include, see
 # docs/ARCHITECTURE.md; it must also catch the fixture's upward include), then
-# every tests/test_*.c suite against this build's binaries, the installed
-# library, the Python binding and the README's commands.
+# every tests/test_*.c suite against this build's binaries, then (ARCH=dispatch)
+# test-dispatch, the installed library, the Python binding and the README's commands.
 # CK_DEFAULT_TIMEOUT: sanitizer builds are several times slower.
 test: check-deps layers
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test-bins
 	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
 	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+	@if [ $(ARCH) = dispatch ]; then $(MAKE) --no-print-directory test-dispatch; fi
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-readme
@@ -147,6 +194,11 @@ test: check-deps layers
 test-readme: all
 	@if [ "$(MODE)" != release ]; then echo "readme: not checked in MODE=$(MODE) (release builds only)"; \
 	else sh tests/readme.sh; fi
+
+# test-dispatch (ARCH=dispatch): the kernel each program runs, and the same perft counts, bench
+# signature and solver nodes from the portable and the AVX2 copy of one binary (tests/dispatch.sh)
+test-dispatch: all
+	@sh tests/dispatch.sh $(BUILD)
 
 .PHONY: layers
 layers:
@@ -183,17 +235,19 @@ clean:
 
 # ---- the public library (include/emilia.h, src/api.c; docs/api.md) ----
 # libemilia.so.0 and the public libemilia.a are built from position-independent objects
-# compiled with hidden visibility, so they export the emilia_* functions only (the static
-# library is one object whose other symbols are made local).  The internal
-# build/ARCH-MODE/libemilia.a above, with every symbol, is what the programs and tests link.
+# compiled with hidden visibility, joined by ld -r into one object, emilia.o, whose symbols
+# objcopy makes local except the emilia_* functions: both export those only.  The internal
+# build/KERNEL-MODE/libemilia.a above, with every symbol, is what the programs and tests link.
+# ARCH=dispatch: each kernel's objects are joined into lib/kernel-KERNEL.o, every symbol local
+# but the emilia_* functions renamed dispatch_KERNEL_emilia_*; lib/dispatch-api.h lists them,
+# and src/dispatch.c (-DDISPATCH_LIBRARY) makes each emilia_* function a jump to the copy that
+# its constructor chose at load time.
 VERSION := $(shell awk '/^\#define EMILIA_VERSION_(MAJOR|MINOR|PATCH) /{printf "%s%s", s, $$3; s="."}' include/emilia.h)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 PIC_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/pic/%.o)
 LIBOUT := $(BUILD)/lib
 SOLIB := $(LIBOUT)/libemilia.so.$(VERSION)
 PUBLIC_LIB := $(LIBOUT)/libemilia.a
-LD ?= ld
-OBJCOPY ?= objcopy
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
@@ -204,21 +258,40 @@ INSTALL ?= install
 # a page for the engine and for each tool built (emilia-train needs zlib)
 MAN_PAGES := man/emilia.6 $(TOOLS:%=man/%.6)
 
-$(BUILD)/pic $(LIBOUT):
+$(LIBOUT):
 	@mkdir -p $@
-$(BUILD)/pic/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/pic
-	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
-$(BUILD)/pic/weights.o: data/eval.bin
-$(BUILD)/pic/book_default.o: book/emilia.book
-$(SOLIB): $(PIC_OBJ) | $(LIBOUT)
+ifeq ($(ARCH),dispatch)
+LIB_PARTS := $(BUILD)/pic/dispatch.o $(KERNELS:%=$(LIBOUT)/kernel-%.o)
+$(KERNELS:%=$(LIBOUT)/kernel-%.o): $(LIBOUT)/kernel-%.o: $(addprefix build/%-$(MODE)/pic/,$(LIB_SRC:src/%.c=%.o)) | $(LIBOUT)
+	$(LD) -r -o $@.r $^
+	$(NM) -g --defined-only $@.r | awk '$$3 ~ /^emilia_/ { print $$3, "dispatch_$*_" $$3 }' > $@.syms
+	$(OBJCOPY) --redefine-syms=$@.syms --wildcard --keep-global-symbol='dispatch_$*_*' $@.r $@
+	@rm -f $@.r $@.syms
+# the emilia_* functions, the same in both copies (and all functions: type T)
+$(LIBOUT)/dispatch-api.h: $(KERNELS:%=$(LIBOUT)/kernel-%.o)
+	@for k in $(KERNELS); do $(NM) -g --defined-only $(LIBOUT)/kernel-$$k.o | \
+	  sed -n "s/^[0-9a-f]* \(.\) dispatch_$${k}_\(emilia_.*\)/\1 \2/p" | LC_ALL=C sort > $@.$$k || exit 1; done
+	@cmp -s $@.portable $@.avx2 || { echo "$@: the kernels' emilia_* functions differ" >&2; exit 1; }
+	@! grep -v '^T ' $@.portable || { echo "$@: emilia_* symbols that are not functions" >&2; exit 1; }
+	@{ echo '/* Generated by the Makefile: the functions of the library (src/dispatch.c). */'; \
+	  sed 's/^T \(.*\)/DISPATCH_API(\1)/' $@.portable; } > $@
+	@rm -f $@.portable $@.avx2
+$(BUILD)/pic/dispatch.o: src/dispatch.c $(LIBOUT)/dispatch-api.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -DDISPATCH_LIBRARY -I$(LIBOUT) -c $< -o $@
+else
+LIB_PARTS := $(PIC_OBJ)
+endif
+$(LIBOUT)/emilia.o: $(LIB_PARTS) | $(LIBOUT)
+	$(LD) -r -o $@ $^
+	$(OBJCOPY) --wildcard --keep-global-symbol='emilia_*' $@
+$(SOLIB): $(LIBOUT)/emilia.o
 	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,libemilia.so.$(SOMAJOR) -Wl,--no-undefined -o $@ $^ $(LDLIBS_ALL)
 	@ln -sf libemilia.so.$(VERSION) $(LIBOUT)/libemilia.so.$(SOMAJOR)
 	@ln -sf libemilia.so.$(SOMAJOR) $(LIBOUT)/libemilia.so
-$(PUBLIC_LIB): $(PIC_OBJ) | $(LIBOUT)
-	$(LD) -r -o $(LIBOUT)/emilia.o $^
-	$(OBJCOPY) --wildcard --keep-global-symbol='emilia_*' $(LIBOUT)/emilia.o
+$(PUBLIC_LIB): $(LIBOUT)/emilia.o
 	@rm -f $@
-	$(AR) rcs $@ $(LIBOUT)/emilia.o
+	$(AR) rcs $@ $<
 $(LIBOUT)/emilia.pc: FORCE | $(LIBOUT)
 	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: emilia' 'Description: Reversi/Othello engine: search, exact solver, evaluation' \
@@ -260,12 +333,8 @@ test-python: lib
 # ---- emilia-mpi: distributed solving, book expansion and labels (docs/mpi.md) ----
 # Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
 MPICC ?= mpicc
-MPI_OBJ := $(BUILD)/tools/emilia-mpi.o $(BUILD)/tools/mpiwork.o $(BUILD)/tools/checkpoint.o \
-  $(BUILD)/tools/labels.o $(BUILD)/tools/booksearch.o
-$(BUILD)/tools/emilia-mpi.o: tools/emilia-mpi.c $(wildcard src/*.h tools/*.h) | $(BUILD)/tools
-	$(MPICC) $(CFLAGS_ALL) -Isrc -c $< -o $@
-$(BUILD)/tools/emilia-mpi: $(MPI_OBJ) $(LIB)
-	$(MPICC) $(LDFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL) $(TOOL_LIBS)
+$(eval $(call program,tools/emilia-mpi,tools/emilia-mpi.o tools/mpiwork.o tools/checkpoint.o \
+  tools/labels.o tools/booksearch.o libemilia.a,$$(MPICC),$$(LDLIBS_ALL) $$(TOOL_LIBS)))
 mpi: $(BUILD)/tools/emilia-mpi
 	@cmp -s $< emilia-mpi 2>/dev/null || cp $< emilia-mpi
 test-mpi: all mpi
@@ -274,9 +343,13 @@ bench-mpi: all mpi
 	sh bench/mpi.sh
 
 help:
-	@echo "make [ARCH=auto|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
+	@echo "make [ARCH=dispatch|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
+	@echo "  ARCH=dispatch (default) runs on any x86-64 and picks the AVX2 or portable kernel at"
+	@echo "               start-up (EMILIA_KERNEL=portable forces it); the others build one kernel"
 	@echo "  all          build ./emilia and the tools (default)"
-	@echo "  test         layer check, the Check test suites (installs Check as root), test-install, test-python, test-readme"
+	@echo "  test         layer check, the Check test suites (installs Check as root), test-dispatch,"
+	@echo "               test-install, test-python, test-readme"
+	@echo "  test-dispatch  (ARCH=dispatch) both kernels of one binary agree on perft, bench, solver"
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
 	@echo "  tsan         run the test suites under ThreadSanitizer"
@@ -298,8 +371,7 @@ help:
 
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
 # weights.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
-$(BUILD)/src/weights.o: data/eval.bin
-TOOL_LIBS += -lz
+$(KDIRS:%=%/src/weights.o) $(KDIRS:%=%/pic/weights.o): data/eval.bin
 EVAL_DATA ?= ../shared/data/games
 DATA ?= $(EVAL_DATA)
 EVAL_THREADS ?= 2
@@ -321,7 +393,7 @@ bench-eval: all
 
 # ---- book: embedded default book, book recipe, book benchmarks ----
 # book_default.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
-$(BUILD)/src/book_default.o: book/emilia.book
+$(KDIRS:%=%/src/book_default.o) $(KDIRS:%=%/pic/book_default.o): book/emilia.book
 BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
 BOOK_LEVEL ?= 6
 BOOK_THREADS ?= 2
@@ -343,10 +415,12 @@ bench-book: all
 # test_fuzz_corpus replays it with the normal compiler too.
 FUZZ_CC ?= clang
 FUZZ_DIR := build/fuzz
+# one kernel: ARCH's, or for ARCH=dispatch this machine's best
+FUZZ_ARCHFLAGS := $(if $(filter dispatch,$(ARCH)),$(if $(HOST_AVX2),$(ARCHFLAGS_avx2)),$(ARCHFLAGS_$(ARCH)))
 FUZZ_SECONDS ?= 200
 FUZZ_NAMES := gtp nboard ugi sgf book weights
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -Iinclude -g -O1 -fno-omit-frame-pointer \
-  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(ARCHFLAGS)
+  -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_ARCHFLAGS)
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-corpus
 $(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)

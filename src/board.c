@@ -27,6 +27,8 @@ __attribute__((constructor)) static void board_init_rays(void)
 	}
 }
 
+const char *board_kernel_choice;
+
 const char *board_kernel_name(void)
 {
 	return EMILIA_HAVE_AVX2 ? "avx2" : "portable";

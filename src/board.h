@@ -395,6 +395,13 @@ static inline Board board_pass(Board b)
 /* Number of the kernel this build uses: "avx2" or "portable". */
 const char *board_kernel_name(void);
 
+/* How this kernel was chosen: NULL in a build of one kernel (ARCH=portable,
+ * avx2, native).  The default build holds a portable and an AVX2 copy of
+ * the engine and its start-up dispatcher (src/dispatch.c) sets this in the
+ * copy it runs, before main(): "dispatched", with the reason when the
+ * choice is not the CPU's ("dispatched: EMILIA_KERNEL=portable"). */
+extern const char *board_kernel_choice;
+
 /* Start position of a board of the given size (8, 6 or 4), Black to move. */
 Board board_start(int size);
 

@@ -442,7 +442,8 @@ void text_transcript(const Game *g, char *out)
 
 int text_print_version(const char *program)
 {
-	printf("%s %s (%s kernel)\n", program, EMILIA_VERSION, board_kernel_name());
+	printf("%s %s (%s kernel%s%s)\n", program, EMILIA_VERSION, board_kernel_name(),
+	       board_kernel_choice ? ", " : "", board_kernel_choice ? board_kernel_choice : "");
 	return 0;
 }
 
