@@ -35,9 +35,9 @@
  *    engine owns everything it searches with (its weights, its tables,
  *    its threads): engines of one process do not see each other, and
  *    give the results separate processes would.
- *  - emilia_version(), emilia_strerror(), emilia_options_init(),
- *    emilia_limits_init(), emilia_parse_move() and emilia_move_name() are
- *    pure and may be called from any thread.
+ *  - emilia_version(), emilia_kernel(), emilia_strerror(),
+ *    emilia_options_init(), emilia_limits_init(), emilia_parse_move() and
+ *    emilia_move_name() are pure and may be called from any thread.
  *  - Nothing in the library prints; callbacks run on the thread that
  *    called the searching function.
  */
@@ -69,6 +69,14 @@ extern "C" {
 /* The library's version, "0.1.0" (may differ from the header's when the
  * shared library was upgraded). */
 EMILIA_API const char *emilia_version(void);
+
+/* The CPU kernel the library runs: "avx2" or "portable".  The library of
+ * the default build holds both and chooses when it is loaded: AVX2 when
+ * the CPU has AVX2 and BMI2, unless the environment variable
+ * EMILIA_KERNEL=portable asks for the portable one (the results are the
+ * same, the speed is not).  A library built with ARCH=portable or
+ * ARCH=avx2 has one kernel. */
+EMILIA_API const char *emilia_kernel(void);
 
 /* ---- constants ----------------------------------------------------------- */
 

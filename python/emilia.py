@@ -86,6 +86,7 @@ def _load():
     st = ctypes.c_int
     sigs = {
         "emilia_version": (ctypes.c_char_p, []),
+        "emilia_kernel": (ctypes.c_char_p, []),
         "emilia_strerror": (ctypes.c_char_p, [st]),
         "emilia_options_init": (None, [ctypes.POINTER(_Options)]),
         "emilia_limits_init": (None, [ctypes.POINTER(_Limits)]),
@@ -144,6 +145,11 @@ Info.__doc__ = """A search's result or one report: move and pv as names, score i
 def version():
     """The library's version, "0.1.0"."""
     return _lib.emilia_version().decode()
+
+
+def kernel():
+    """The CPU kernel the library runs: "avx2" or "portable"."""
+    return _lib.emilia_kernel().decode()
 
 
 def move_name(move):

@@ -19,6 +19,7 @@ class TestEmilia(unittest.TestCase):
 
     def test_version(self):
         self.assertEqual(emilia.version(), "0.1.0")
+        self.assertIn(emilia.kernel(), ("avx2", "portable"))
         self.assertEqual(emilia.move_name(37), "f5")
         self.assertEqual(emilia.parse_move("F5"), 37)
         self.assertEqual(emilia.parse_move("pass"), 64)

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "board.h"
 #include "book.h"
 #include "emilia.h"
 #include "engine.h"
@@ -48,6 +49,11 @@ static _Thread_local emilia_engine *in_callback;
 const char *emilia_version(void)
 {
 	return EMILIA_VERSION_STRING;
+}
+
+const char *emilia_kernel(void)
+{
+	return board_kernel_name();
 }
 
 const char *emilia_strerror(emilia_status s)

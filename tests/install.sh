@@ -2,7 +2,8 @@
 # The installation test (`make test-install`, run by `make test`): `make
 # install` into a temporary DESTDIR, every file where it belongs, a small
 # program built against the installed header and libraries through
-# pkg-config (shared and static) that solves FFO #1 and counts perft 8,
+# pkg-config (shared and static) that solves FFO #1 and counts perft 8
+# (with each kernel when the build holds both, ARCH=dispatch),
 # examples/two-engines.c built the same way playing a whole game, the man
 # pages without a warning, then `make uninstall` and nothing left.
 # Environment: MAKE, ARCH, MODE, CC as the caller's make; TEST_CFLAGS the
@@ -48,11 +49,15 @@ cat >"$tmp/prog.c" <<'EOF'
 
 #define FFO1 "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
 
-int main(void)
+int main(int argc, char **argv)
 {
 #if EMILIA_VERSION_MAJOR != 0 || EMILIA_VERSION_MINOR != 1
 #error "unexpected version"
 #endif
+	if (argc > 1 && !strcmp(argv[1], "kernel")) {
+		printf("%s\n", emilia_kernel());
+		return 0;
+	}
 	if (strcmp(emilia_version(), EMILIA_VERSION_STRING)) {
 		printf("version %s, header %s\n", emilia_version(), EMILIA_VERSION_STRING);
 		return 1;
@@ -107,6 +112,20 @@ fi
 step $CC $TEST_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $flags
 out=$(LD_LIBRARY_PATH="$root/lib" "$tmp/prog") || fail "the program built against libemilia.so failed: $out"
 [ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output: $out"
+# the kernel: the CPU's in a build of both (AVX2 needs AVX2 and BMI2), the portable one on request
+if grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then cpu=avx2; else cpu=portable; fi
+kernel=$(LD_LIBRARY_PATH="$root/lib" "$tmp/prog" kernel)
+case ${ARCH:-} in
+dispatch)
+	[ "$kernel" = $cpu ] || fail "libemilia.so runs the $kernel kernel on a CPU for $cpu"
+	kernel=$(EMILIA_KERNEL=portable LD_LIBRARY_PATH="$root/lib" "$tmp/prog" kernel)
+	[ "$kernel" = portable ] || fail "EMILIA_KERNEL=portable: libemilia.so runs the $kernel kernel"
+	out=$(EMILIA_KERNEL=portable LD_LIBRARY_PATH="$root/lib" "$tmp/prog") ||
+		fail "the program built against libemilia.so failed with EMILIA_KERNEL=portable: $out"
+	[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output with EMILIA_KERNEL=portable: $out" ;;
+portable | avx2)
+	[ "$kernel" = "$ARCH" ] || fail "libemilia.so of ARCH=$ARCH runs the $kernel kernel" ;;
+esac
 if command -v ldd >/dev/null; then
 	LD_LIBRARY_PATH="$root/lib" ldd "$tmp/prog" | grep -q "$root/lib/libemilia.so.0" ||
 		fail "the program does not use the installed libemilia.so.0"
@@ -117,6 +136,12 @@ step $CC $TEST_CFLAGS -o "$tmp/prog-static" "$tmp/prog.c" $(pkg-config --cflags 
 	$(pkg-config --libs-only-other --static emilia) -lm -pthread
 out=$("$tmp/prog-static") || fail "the program built against libemilia.a failed: $out"
 [ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output (static): $out"
+if [ "${ARCH:-}" = dispatch ]; then
+	kernel=$("$tmp/prog-static" kernel)
+	[ "$kernel" = $cpu ] || fail "libemilia.a runs the $kernel kernel on a CPU for $cpu"
+	kernel=$(EMILIA_KERNEL=portable "$tmp/prog-static" kernel)
+	[ "$kernel" = portable ] || fail "EMILIA_KERNEL=portable: libemilia.a runs the $kernel kernel"
+fi
 
 # examples/two-engines.c, built as its comment says: a whole game between two
 # levels, whose transcript the installed emilia replays to a finished game (no

@@ -71,6 +71,7 @@ START_TEST(api_version)
 	snprintf(v, sizeof v, "%d.%d.%d", EMILIA_VERSION_MAJOR, EMILIA_VERSION_MINOR, EMILIA_VERSION_PATCH);
 	ck_assert_str_eq(v, EMILIA_VERSION_STRING);
 	ck_assert_str_eq(emilia_version(), EMILIA_VERSION_STRING);
+	ck_assert(!strcmp(emilia_kernel(), "avx2") || !strcmp(emilia_kernel(), "portable"));
 	ck_assert_int_eq(EMILIA_VERSION_NUMBER, EMILIA_VERSION_MAJOR * 10000 + EMILIA_VERSION_MINOR * 100 +
 	                                            EMILIA_VERSION_PATCH);
 }
