@@ -63,7 +63,13 @@ OBJCOPY ?= objcopy
 BUILD := build/$(ARCH)-$(MODE)
 # the object folders of the kernels (BUILD itself unless ARCH=dispatch)
 KDIRS := $(KERNELS:%=build/%-$(MODE))
-LIB_SRC := $(filter-out src/main.c src/dispatch.c,$(wildcard src/*.c))
+# libemilia.a: every src/*.c but the programs' main.c and dispatch.c, and blobs.c (the built-in
+# weights and book, 4.5 MB), which is alone in libemilia-data.a: ARCH=dispatch links it once
+# (portable's), outside the two copies
+DATA_SRC := src/blobs.c
+LIB_SRC := $(filter-out src/main.c src/dispatch.c $(DATA_SRC),$(wildcard src/*.c))
+DATA_DIR := build/$(firstword $(KERNELS))-$(MODE)
+DATA_LIB := $(DATA_DIR)/libemilia-data.a
 TOOLS := $(filter-out emilia-mpi,$(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c)))
 # emilia-train reads gzip files with zlib (Debian: zlib1g-dev); without its header the
 # trainer is skipped with a note and everything else builds.
@@ -83,8 +89,8 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 all: emilia tools
 
 # ---- the objects of each kernel: build/KERNEL-MODE/{src,pic,tools,tests}/ ----
-# pic/: the library's objects, position-independent with hidden symbols.  weights.c and
-# book_default.c embed data/eval.bin and book/emilia.book with .incbin.
+# pic/: the library's objects, position-independent with hidden symbols.  blobs.c embeds
+# data/eval.bin and book/emilia.book with .incbin.
 HEADERS := $(wildcard src/*.h)
 define kernel_rules
 build/$(1)-$(MODE)/src/%.o: src/%.c $(HEADERS)
@@ -105,20 +111,23 @@ build/$(1)-$(MODE)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
 build/$(1)-$(MODE)/libemilia.a: $(LIB_SRC:src/%.c=build/$(1)-$(MODE)/src/%.o)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
+build/$(1)-$(MODE)/libemilia-data.a: $(DATA_SRC:src/%.c=build/$(1)-$(MODE)/src/%.o)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
 endef
 $(foreach k,$(KERNELS),$(eval $(call kernel_rules,$(k))))
 # only api.c and its test include the public header
 $(KDIRS:%=%/src/api.o) $(KDIRS:%=%/pic/api.o) $(KDIRS:%=%/tests/test_api.o): include/emilia.h
 
 # ---- programs: $(call program,NAME,OBJECTS,LINKER,LIBS) links $(BUILD)/NAME from OBJECTS,
-# paths inside a kernel's object folder (libemilia.a: every src/*.c but main.c).
+# paths inside a kernel's object folder, and libemilia-data.a.
 # ARCH=dispatch: for each kernel, ld -r joins its OBJECTS into $(BUILD)/kernel-KERNEL/NAME.o and
 # objcopy makes every symbol local except main and board_kernel_choice, which it renames
 # dispatch_KERNEL_main and dispatch_KERNEL_board_kernel_choice; the program is both of these
-# with the dispatcher src/dispatch.c, whose main() calls one.
+# with the dispatcher src/dispatch.c, whose main() calls one, and the data both use.
 ifeq ($(ARCH),dispatch)
 define program
-$(BUILD)/$(1): $(BUILD)/src/dispatch.o $(KERNELS:%=$(BUILD)/kernel-%/$(1).o)
+$(BUILD)/$(1): $(BUILD)/src/dispatch.o $(KERNELS:%=$(BUILD)/kernel-%/$(1).o) $(DATA_LIB)
 	@mkdir -p $$(@D)
 	$(3) $$(LDFLAGS_ALL) -o $$@ $$^ $(4)
 $(KERNELS:%=$(BUILD)/kernel-%/$(1).o): $(BUILD)/kernel-%/$(1).o: $(addprefix build/%-$(MODE)/,$(2))
@@ -134,7 +143,7 @@ $(BUILD)/src/dispatch.o: src/dispatch.c
 	$(CC) $(CFLAGS_ALL) -DDISPATCH_PROGRAM -c $< -o $@
 else
 define program
-$(BUILD)/$(1): $(addprefix $(BUILD)/,$(2))
+$(BUILD)/$(1): $(addprefix $(BUILD)/,$(2)) $(DATA_LIB)
 	@mkdir -p $$(@D)
 	$(3) $$(LDFLAGS_ALL) -o $$@ $$^ $(4)
 endef
@@ -261,7 +270,7 @@ MAN_PAGES := man/emilia.6 $(TOOLS:%=man/%.6)
 $(LIBOUT):
 	@mkdir -p $@
 ifeq ($(ARCH),dispatch)
-LIB_PARTS := $(BUILD)/pic/dispatch.o $(KERNELS:%=$(LIBOUT)/kernel-%.o)
+LIB_PARTS := $(BUILD)/pic/dispatch.o $(KERNELS:%=$(LIBOUT)/kernel-%.o) $(DATA_SRC:src/%.c=$(DATA_DIR)/pic/%.o)
 $(KERNELS:%=$(LIBOUT)/kernel-%.o): $(LIBOUT)/kernel-%.o: $(addprefix build/%-$(MODE)/pic/,$(LIB_SRC:src/%.c=%.o)) | $(LIBOUT)
 	$(LD) -r -o $@.r $^
 	$(NM) -g --defined-only $@.r | awk '$$3 ~ /^emilia_/ { print $$3, "dispatch_$*_" $$3 }' > $@.syms
@@ -280,7 +289,7 @@ $(BUILD)/pic/dispatch.o: src/dispatch.c $(LIBOUT)/dispatch-api.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -DDISPATCH_LIBRARY -I$(LIBOUT) -c $< -o $@
 else
-LIB_PARTS := $(PIC_OBJ)
+LIB_PARTS := $(PIC_OBJ) $(DATA_SRC:src/%.c=$(DATA_DIR)/pic/%.o)
 endif
 $(LIBOUT)/emilia.o: $(LIB_PARTS) | $(LIBOUT)
 	$(LD) -r -o $@ $^
@@ -370,8 +379,8 @@ help:
 	@echo "  clean        remove build outputs"
 
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
-# weights.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
-$(KDIRS:%=%/src/weights.o) $(KDIRS:%=%/pic/weights.o): data/eval.bin
+# blobs.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
+$(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): data/eval.bin
 EVAL_DATA ?= ../shared/data/games
 DATA ?= $(EVAL_DATA)
 EVAL_THREADS ?= 2
@@ -392,8 +401,8 @@ bench-eval: all
 	sh bench/eval.sh $(DATA)
 
 # ---- book: embedded default book, book recipe, book benchmarks ----
-# book_default.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
-$(KDIRS:%=%/src/book_default.o) $(KDIRS:%=%/pic/book_default.o): book/emilia.book
+# blobs.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
+$(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): book/emilia.book
 BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
 BOOK_LEVEL ?= 6
 BOOK_THREADS ?= 2
@@ -421,14 +430,13 @@ FUZZ_SECONDS ?= 200
 FUZZ_NAMES := gtp nboard ugi sgf book weights
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -Iinclude -g -O1 -fno-omit-frame-pointer \
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_ARCHFLAGS)
-FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o) $(DATA_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-corpus
 $(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
 $(FUZZ_DIR)/src/api.o: include/emilia.h
-$(FUZZ_DIR)/src/weights.o: data/eval.bin
-$(FUZZ_DIR)/src/book_default.o: book/emilia.book
+$(FUZZ_DIR)/src/blobs.o: data/eval.bin book/emilia.book
 $(FUZZ_DIR)/harness.o: tests/fuzz/harness.c tests/fuzz/harness.h $(wildcard src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -c $< -o $@

@@ -92,7 +92,7 @@ Book *book_open(const char *path, char *err);
 /* A book over `len` bytes in memory (not copied; must outlive the Book);
  * checked as book_open checks a file. */
 Book *book_open_memory(const void *data, size_t len, const char *name, char *err);
-/* The default book embedded in the binary (book_default.c includes
+/* The default book embedded in the binary (blobs.c includes
  * book/emilia.book with .incbin at build time), used without a copy. */
 Book *book_open_default(char *err);
 void book_free(Book *b);

@@ -9,30 +9,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "blobs.h"
 #include "util.h"
 #include "weights.h"
 
-/* The default weights, included from data/eval.bin (path relative to the
- * directory make runs in, the repository root) by the assembler's .incbin,
- * which GNU as accepts on every target.  The labels are local to this
- * object (no .globl): C reaches them through the hidden declarations below,
- * which compile to a plain PC-relative address on x86-64 and aarch64 alike,
- * and nothing outside sees them but through weights_builtin(). */
-__asm__(".pushsection .rodata\n"
-        ".balign 16\n"
-        "emilia_weights_blob_begin:\n"
-        ".incbin \"data/eval.bin\"\n"
-        "emilia_weights_blob_end:\n"
-        ".popsection\n");
-extern const unsigned char emilia_weights_blob_begin[] __attribute__((visibility("hidden")));
-extern const unsigned char emilia_weights_blob_end[] __attribute__((visibility("hidden")));
-
+/* The default weights: data/eval.bin, built in by blobs.c. */
 const unsigned char *weights_builtin(size_t *len)
 {
-	/* two labels of one blob: their distance as integers (a pointer
-	 * difference between two declared objects would be undefined) */
-	*len = (size_t)((uintptr_t)emilia_weights_blob_end - (uintptr_t)emilia_weights_blob_begin);
-	return emilia_weights_blob_begin;
+	return blob_eval_weights(len);
 }
 
 static uint32_t get32(const unsigned char *b)

@@ -18,8 +18,8 @@
  * The file size must be exactly 64 + 2 * phases * weights.
  *
  * The trained 8x8 weights (data/eval.bin) are embedded in the binary at
- * build time (weights.c includes the file with .incbin; the Makefile
- * rebuilds weights.o when the file changes).
+ * build time (blobs.c includes the file with .incbin; the Makefile
+ * rebuilds blobs.o when the file changes).
  */
 #ifndef EMILIA_WEIGHTS_H
 #define EMILIA_WEIGHTS_H

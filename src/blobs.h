@@ -1,0 +1,24 @@
+/*
+ * blobs.h - the data files built into the binary: the trained evaluation
+ * weights (data/eval.bin, read through weights_builtin()) and the default
+ * opening book (book/emilia.book, opened by book_open_default()).
+ *
+ * blobs.c includes both files with .incbin (paths relative to the
+ * repository root, where make runs; the Makefile rebuilds blobs.o when
+ * one changes).  It is data and two accessors that call nothing, so the
+ * default build (ARCH=dispatch, docs/build.md) compiles it once and both
+ * copies of the engine share it instead of holding the 4.5 MB twice.
+ */
+#ifndef EMILIA_BLOBS_H
+#define EMILIA_BLOBS_H
+
+#include <stddef.h>
+
+/* The contents of data/eval.bin, *len bytes, 16-byte aligned. */
+const unsigned char *blob_eval_weights(size_t *len);
+
+/* The contents of book/emilia.book, *len bytes, 64-byte aligned (the book
+ * is searched in place). */
+const unsigned char *blob_default_book(size_t *len);
+
+#endif
