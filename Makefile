@@ -80,7 +80,9 @@ endif
 TOOL_LIBS += -lz
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
-TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+# TEST_SUITES="board perft": `make test` runs those suites only (default: every tests/test_*.c)
+TEST_SUITES ?= $(TEST_SRC:tests/test_%.c=%)
+TEST_BIN := $(TEST_SUITES:%=$(BUILD)/tests/test_%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
@@ -358,6 +360,7 @@ help:
 	@echo "  all          build ./emilia and the tools (default)"
 	@echo "  test         layer check, the Check test suites (installs Check as root), test-dispatch,"
 	@echo "               test-install, test-python, test-readme"
+	@echo "               (TEST_SUITES=\"board perft\": those suites only)"
 	@echo "  test-dispatch  (ARCH=dispatch) both kernels of one binary agree on perft, bench, solver"
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
