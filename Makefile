@@ -59,6 +59,8 @@ LDLIBS_ALL := -lm $(LDLIBS)
 LD ?= ld
 NM ?= nm
 OBJCOPY ?= objcopy
+SIZE ?= size
+DISPATCH_COPY = LD="$(LD)" OBJCOPY="$(OBJCOPY)" NM="$(NM)" SIZE="$(SIZE)" sh tools/dispatch-copy.sh
 
 BUILD := build/$(ARCH)-$(MODE)
 # the object folders of the kernels (BUILD itself unless ARCH=dispatch)
@@ -123,22 +125,19 @@ $(KDIRS:%=%/src/api.o) $(KDIRS:%=%/pic/api.o) $(KDIRS:%=%/tests/test_api.o): inc
 
 # ---- programs: $(call program,NAME,OBJECTS,LINKER,LIBS) links $(BUILD)/NAME from OBJECTS,
 # paths inside a kernel's object folder, and libemilia-data.a.
-# ARCH=dispatch: for each kernel, ld -r joins its OBJECTS into $(BUILD)/kernel-KERNEL/NAME.o and
-# objcopy makes every symbol local except main and board_kernel_choice, which it renames
-# dispatch_KERNEL_main and dispatch_KERNEL_board_kernel_choice; the program is both of these
-# with the dispatcher src/dispatch.c, whose main() calls one, and the data both use.
+# ARCH=dispatch: for each kernel, tools/dispatch-copy.sh joins its OBJECTS into
+# $(BUILD)/kernel-KERNEL/NAME.o (ld -r), all of whose symbols are local except main and
+# board_kernel_choice, renamed dispatch_KERNEL_*, and whose constructors the loader does not
+# run; the program is both of these with the dispatcher src/dispatch.c, whose main() runs one
+# copy's constructors and main, and the data both use.
 ifeq ($(ARCH),dispatch)
 define program
 $(BUILD)/$(1): $(BUILD)/src/dispatch.o $(KERNELS:%=$(BUILD)/kernel-%/$(1).o) $(DATA_LIB)
 	@mkdir -p $$(@D)
 	$(3) $$(LDFLAGS_ALL) -o $$@ $$^ $(4)
-$(KERNELS:%=$(BUILD)/kernel-%/$(1).o): $(BUILD)/kernel-%/$(1).o: $(addprefix build/%-$(MODE)/,$(2))
+$(KERNELS:%=$(BUILD)/kernel-%/$(1).o): $(BUILD)/kernel-%/$(1).o: $(addprefix build/%-$(MODE)/,$(2)) tools/dispatch-copy.sh
 	@mkdir -p $$(@D)
-	$$(LD) -r -o $$@.r $$^
-	$$(OBJCOPY) --redefine-sym main=dispatch_$$*_main \
-	  --redefine-sym board_kernel_choice=dispatch_$$*_board_kernel_choice \
-	  --wildcard --keep-global-symbol='dispatch_$$*_*' $$@.r $$@
-	@rm -f $$@.r
+	$$(DISPATCH_COPY) program $$* $$@ $$(filter-out tools/dispatch-copy.sh,$$^)
 endef
 $(BUILD)/src/dispatch.o: src/dispatch.c
 	@mkdir -p $(@D)
@@ -249,10 +248,11 @@ clean:
 # compiled with hidden visibility, joined by ld -r into one object, emilia.o, whose symbols
 # objcopy makes local except the emilia_* functions: both export those only.  The internal
 # build/KERNEL-MODE/libemilia.a above, with every symbol, is what the programs and tests link.
-# ARCH=dispatch: each kernel's objects are joined into lib/kernel-KERNEL.o, every symbol local
-# but the emilia_* functions renamed dispatch_KERNEL_emilia_*; lib/dispatch-api.h lists them,
-# and src/dispatch.c (-DDISPATCH_LIBRARY) makes each emilia_* function a jump to the copy that
-# its constructor chose at load time.
+# ARCH=dispatch: tools/dispatch-copy.sh joins each kernel's objects into lib/kernel-KERNEL.o,
+# every symbol local but the emilia_* functions renamed dispatch_KERNEL_emilia_*, constructors
+# not run at load; lib/dispatch-api.h lists the functions, and src/dispatch.c
+# (-DDISPATCH_LIBRARY) makes each emilia_* function a jump to the copy that its constructor
+# chose at load time (and runs that copy's constructors).
 VERSION := $(shell awk '/^\#define EMILIA_VERSION_(MAJOR|MINOR|PATCH) /{printf "%s%s", s, $$3; s="."}' include/emilia.h)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 PIC_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/pic/%.o)
@@ -273,11 +273,8 @@ $(LIBOUT):
 	@mkdir -p $@
 ifeq ($(ARCH),dispatch)
 LIB_PARTS := $(BUILD)/pic/dispatch.o $(KERNELS:%=$(LIBOUT)/kernel-%.o) $(DATA_SRC:src/%.c=$(DATA_DIR)/pic/%.o)
-$(KERNELS:%=$(LIBOUT)/kernel-%.o): $(LIBOUT)/kernel-%.o: $(addprefix build/%-$(MODE)/pic/,$(LIB_SRC:src/%.c=%.o)) | $(LIBOUT)
-	$(LD) -r -o $@.r $^
-	$(NM) -g --defined-only $@.r | awk '$$3 ~ /^emilia_/ { print $$3, "dispatch_$*_" $$3 }' > $@.syms
-	$(OBJCOPY) --redefine-syms=$@.syms --wildcard --keep-global-symbol='dispatch_$*_*' $@.r $@
-	@rm -f $@.r $@.syms
+$(KERNELS:%=$(LIBOUT)/kernel-%.o): $(LIBOUT)/kernel-%.o: $(addprefix build/%-$(MODE)/pic/,$(LIB_SRC:src/%.c=%.o)) tools/dispatch-copy.sh | $(LIBOUT)
+	$(DISPATCH_COPY) library $* $@ $(filter-out tools/dispatch-copy.sh,$^)
 # the emilia_* functions, the same in both copies (and all functions: type T)
 $(LIBOUT)/dispatch-api.h: $(KERNELS:%=$(LIBOUT)/kernel-%.o)
 	@for k in $(KERNELS); do $(NM) -g --defined-only $(LIBOUT)/kernel-$$k.o | \
