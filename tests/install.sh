@@ -3,7 +3,8 @@
 # install` into a temporary DESTDIR, every file where it belongs, a small
 # program built against the installed header and libraries through
 # pkg-config (shared and static) that solves FFO #1 and counts perft 8
-# (with each kernel when the build holds both, ARCH=dispatch),
+# (with each kernel when the build holds both, ARCH=dispatch; the portable
+# one on an emulated CPU without AVX2 when qemu-x86_64 is installed),
 # examples/two-engines.c built the same way playing a whole game, the man
 # pages without a warning, then `make uninstall` and nothing left.
 # Environment: MAKE, ARCH, MODE, CC as the caller's make; TEST_CFLAGS the
@@ -122,7 +123,12 @@ dispatch)
 	[ "$kernel" = portable ] || fail "EMILIA_KERNEL=portable: libemilia.so runs the $kernel kernel"
 	out=$(EMILIA_KERNEL=portable LD_LIBRARY_PATH="$root/lib" "$tmp/prog") ||
 		fail "the program built against libemilia.so failed with EMILIA_KERNEL=portable: $out"
-	[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output with EMILIA_KERNEL=portable: $out" ;;
+	[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output with EMILIA_KERNEL=portable: $out"
+	# a CPU without AVX2, emulated (Debian: qemu-user; sanitizer builds do not run under qemu)
+	if command -v qemu-x86_64 >/dev/null && [ -z "${TEST_CFLAGS:-}" ]; then
+		kernel=$(LD_LIBRARY_PATH="$root/lib" qemu-x86_64 -cpu qemu64 "$tmp/prog" kernel)
+		[ "$kernel" = portable ] || fail "libemilia.so runs the $kernel kernel on qemu64 (no AVX2)"
+	fi ;;
 portable | avx2)
 	[ "$kernel" = "$ARCH" ] || fail "libemilia.so of ARCH=$ARCH runs the $kernel kernel" ;;
 esac
