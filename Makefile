@@ -1,20 +1,19 @@
 # Emilia - build.  `make help` lists the targets.
 #
 # CPU selection lives here and only here (docs/build.md):
-#   ARCH=dispatch  (default; ARCH=auto is the same) one build for every x86-64: the engine is
-#                  compiled twice, with the portable and with the AVX2 kernel; each program,
-#                  test suite and the library holds both copies and runs one, chosen at
-#                  start-up from the CPU (AVX2 and BMI2) or by EMILIA_KERNEL=portable|avx2
-#                  (src/dispatch.c); --version names it
-#   ARCH=portable  plain x86-64 / any CPU, scalar kernels only
+#   ARCH=dispatch  (default for x86-64; ARCH=auto is the default) one build for every x86-64:
+#                  the engine is compiled twice, with the portable and with the AVX2 kernel;
+#                  each program, test suite and the library holds both copies and runs one,
+#                  chosen at start-up from the CPU (AVX2 and BMI2) or by
+#                  EMILIA_KERNEL=portable|avx2 (src/dispatch.c); --version names it
+#   ARCH=portable  (default for other targets: arm64) any CPU, scalar kernels only
 #   ARCH=avx2      AVX2 + BMI2 + POPCNT + LZCNT kernels only (Haswell and later)
 #   ARCH=native    -march=native (AVX2 kernels when the CPU has AVX2)
 # MODE=release|debug|tsan selects optimisation and sanitizers.
-# A kernel's objects go to build/KERNEL-MODE/ (ARCH=dispatch compiles into build/portable-MODE/
-# and build/avx2-MODE/, the same objects as those builds, and links in build/dispatch-MODE/);
-# the last build is copied to ./emilia and ./emilia-*.
+# Objects go to build/ARCH-MODE/ (BUILD=); ARCH=dispatch compiles into build/portable-MODE/ and
+# build/avx2-MODE/, the same objects as those builds, and links in build/dispatch-MODE/.  The
+# last build is copied to ./emilia and ./emilia-*.
 
-ARCH ?= dispatch
 MODE ?= release
 CC ?= cc
 ifeq ($(CC),cc)
@@ -22,8 +21,11 @@ CC := gcc
 endif
 
 HOST_AVX2 := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo yes)
+# the compiler's target: the AVX2 kernel exists on x86-64 only
+TARGET_X86_64 := $(filter x86_64-%,$(shell $(CC) -dumpmachine 2>/dev/null))
+ARCH ?= auto
 ifeq ($(ARCH),auto)
-override ARCH := dispatch
+override ARCH := $(if $(TARGET_X86_64),dispatch,portable)
 endif
 
 # The compiler flags of each kernel, and the kernels of this build.
@@ -63,14 +65,16 @@ SIZE ?= size
 DISPATCH_COPY = LD="$(LD)" OBJCOPY="$(OBJCOPY)" NM="$(NM)" SIZE="$(SIZE)" sh tools/dispatch-copy.sh
 
 BUILD := build/$(ARCH)-$(MODE)
-# the object folders of the kernels (BUILD itself unless ARCH=dispatch)
-KDIRS := $(KERNELS:%=build/%-$(MODE))
+# $(call kdir,KERNEL): the object folder of a kernel: BUILD in a build of one kernel (which may
+# set BUILD, as cross-arm64 does), build/KERNEL-MODE for each kernel of ARCH=dispatch
+kdir = $(if $(filter dispatch,$(ARCH)),build/$(1)-$(MODE),$(BUILD))
+KDIRS := $(foreach k,$(KERNELS),$(call kdir,$(k)))
 # libemilia.a: every src/*.c but the programs' main.c and dispatch.c, and blobs.c (the built-in
 # weights and book, 4.5 MB), which is alone in libemilia-data.a: ARCH=dispatch links it once
 # (portable's), outside the two copies
 DATA_SRC := src/blobs.c
 LIB_SRC := $(filter-out src/main.c src/dispatch.c $(DATA_SRC),$(wildcard src/*.c))
-DATA_DIR := build/$(firstword $(KERNELS))-$(MODE)
+DATA_DIR := $(call kdir,$(firstword $(KERNELS)))
 DATA_LIB := $(DATA_DIR)/libemilia-data.a
 TOOLS := $(filter-out emilia-mpi,$(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c)))
 # emilia-train reads gzip files with zlib (Debian: zlib1g-dev); without its header the
@@ -97,25 +101,25 @@ all: emilia tools
 # data/eval.bin and book/emilia.book with .incbin.
 HEADERS := $(wildcard src/*.h)
 define kernel_rules
-build/$(1)-$(MODE)/src/%.o: src/%.c $(HEADERS)
+$(call kdir,$(1))/src/%.o: src/%.c $(HEADERS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) -c $$< -o $$@
-build/$(1)-$(MODE)/pic/%.o: src/%.c $(HEADERS)
+$(call kdir,$(1))/pic/%.o: src/%.c $(HEADERS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) -fPIC -fvisibility=hidden -c $$< -o $$@
-build/$(1)-$(MODE)/tools/%.o: tools/%.c $(HEADERS) $(wildcard tools/*.h)
+$(call kdir,$(1))/tools/%.o: tools/%.c $(HEADERS) $(wildcard tools/*.h)
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) -Isrc -c $$< -o $$@
-build/$(1)-$(MODE)/tools/emilia-mpi.o: tools/emilia-mpi.c $(HEADERS) $(wildcard tools/*.h)
+$(call kdir,$(1))/tools/emilia-mpi.o: tools/emilia-mpi.c $(HEADERS) $(wildcard tools/*.h)
 	@mkdir -p $$(@D)
 	$$(MPICC) $$(call kflags,$(1)) -Isrc -c $$< -o $$@
-build/$(1)-$(MODE)/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
+$(call kdir,$(1))/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) $$(CHECK_CFLAGS) -Isrc -c $$< -o $$@
-build/$(1)-$(MODE)/libemilia.a: $(LIB_SRC:src/%.c=build/$(1)-$(MODE)/src/%.o)
+$(call kdir,$(1))/libemilia.a: $(LIB_SRC:src/%.c=$(call kdir,$(1))/src/%.o)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
-build/$(1)-$(MODE)/libemilia-data.a: $(DATA_SRC:src/%.c=build/$(1)-$(MODE)/src/%.o)
+$(call kdir,$(1))/libemilia-data.a: $(DATA_SRC:src/%.c=$(call kdir,$(1))/src/%.o)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
 endef
