@@ -356,8 +356,9 @@ bench-mpi: all mpi
 
 help:
 	@echo "make [ARCH=dispatch|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
-	@echo "  ARCH=dispatch (default) runs on any x86-64 and picks the AVX2 or portable kernel at"
-	@echo "               start-up (EMILIA_KERNEL=portable forces it); the others build one kernel"
+	@echo "  ARCH=dispatch (default on x86-64) runs on any x86-64 and picks the AVX2 or portable"
+	@echo "               kernel at start-up (EMILIA_KERNEL=portable forces it); the others build"
+	@echo "               one kernel (portable: the default on other targets); docs/build.md"
 	@echo "  all          build ./emilia and the tools (default)"
 	@echo "  test         layer check, the Check test suites (installs Check as root), test-dispatch,"
 	@echo "               test-install, test-python, test-readme"
