@@ -558,8 +558,9 @@ test-deb:
 
 # ---- the public API: how soon emilia_stop() ends a 1 s search (bench/api-results.md) ----
 .PHONY: bench-api-stop
-$(BUILD)/bench/api-stop: bench/api-stop.c $(LIB)
+# (linked with the public libemilia.a, the library users get: both kernels in ARCH=dispatch)
+$(BUILD)/bench/api-stop: bench/api-stop.c $(PUBLIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB) $(LDFLAGS_ALL) $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(PUBLIC_LIB) $(LDFLAGS_ALL) $(LDLIBS_ALL)
 bench-api-stop: $(BUILD)/bench/api-stop
 	$(BUILD)/bench/api-stop $(TARGET_MS)
