@@ -333,14 +333,19 @@ uninstall:
 
 # test-install: install into a temporary DESTDIR, build and run a program against the
 # installed library through pkg-config, uninstall (tests/install.sh).  test-python: the
-# ctypes binding (python/), release builds only (a sanitizer runtime cannot be loaded
+# ctypes binding (python/) under pytest (Debian's python3-pytest; plain unittest without
+# it), release builds only (a sanitizer runtime cannot be loaded
 # into python3).
 test-install:
 	@MAKE="$(MAKE)" ARCH=$(ARCH) MODE=$(MODE) CC="$(CC)" TEST_CFLAGS="$(filter -fsanitize=%,$(OPT))" sh tests/install.sh
 test-python: lib
 	@if [ "$(MODE)" != release ]; then echo "python binding: not tested in MODE=$(MODE) (release builds only)"; \
 	elif ! command -v python3 >/dev/null; then echo "python binding: not tested (no python3)"; \
-	else cd python && EMILIA_LIB=$(CURDIR)/$(LIBOUT)/libemilia.so.$(SOMAJOR) python3 -m unittest -q; fi
+	else cd python && export EMILIA_LIB=$(CURDIR)/$(LIBOUT)/libemilia.so.$(SOMAJOR) && \
+	  if python3 -m pytest --version >/dev/null 2>&1; then python3 -m pytest -q test_emilia.py; \
+	  elif /usr/bin/python3 -m pytest --version >/dev/null 2>&1; then /usr/bin/python3 -m pytest -q test_emilia.py; \
+	  else python3 -m unittest -q; fi && \
+	  python3 -c 'import emilia; e = emilia.Engine(); r = e.search(move_time=0.1); e.play(r.move); print("python: played", r.move)'; fi
 
 # ---- emilia-mpi: distributed solving, book expansion and labels (docs/mpi.md) ----
 # Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
