@@ -46,22 +46,6 @@ int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), v
 	return real(t, a, fn, arg);
 }
 
-static EngineLimits depth_limits(int depth)
-{
-	EngineLimits l;
-	memset(&l, 0, sizeof l);
-	l.time_left = -1;
-	l.depth = depth;
-	return l;
-}
-
-static void game_from(Game *g, const char *moves)
-{
-	char err[TEXT_ERR];
-	game_init(g, 8, VARIANT_NORMAL);
-	ck_assert_msg(text_apply_transcript(g, moves, err), "%s", err);
-}
-
 static void game_obf(Game *g, const char *obf)
 {
 	ObfPosition pos;
@@ -86,19 +70,19 @@ START_TEST(core_no_thread_per_move)
 	engine_set_threads(e, 2);
 	ck_assert(engine_set_hash_mb(e, 16));
 	Game mid, end;
-	game_from(&mid, MID2);
+	test_game_from(&mid, MID2);
 	game_obf(&end, FFO40);
-	EngineLimits lim = depth_limits(8);
+	EngineLimits lim = test_depth_limits(8);
 	EngineInfo r = engine_search(e, &mid, &lim, NULL, NULL);
 	ck_assert(game_moves(&mid) & bit_of(r.move));
 	const int after_first = atomic_load(&threads_created);
 	ck_assert_int_ge(after_first, 1); /* the helper (the count works) */
 	for (int i = 0; i < (CORE_SANITIZED ? 2 : 3); i++) {
-		lim = depth_limits(7 + i);
+		lim = test_depth_limits(7 + i);
 		r = engine_search(e, &mid, &lim, NULL, NULL);
 		ck_assert(game_moves(&mid) & bit_of(r.move));
 		/* the exact iteration by the solver, with both threads */
-		lim = depth_limits(20);
+		lim = test_depth_limits(20);
 		r = engine_search(e, &end, &lim, NULL, NULL);
 		ck_assert_int_eq(r.score, 38);
 		ck_assert(r.exact);
@@ -205,12 +189,12 @@ static void *core_engine_run(void *arg)
 		engine_set_evaluator(e, other_weights());
 	memset(&ce->res, 0, sizeof ce->res);
 	Game g;
-	game_from(&g, MID1);
-	EngineLimits lim = depth_limits(9);
+	test_game_from(&g, MID1);
+	EngineLimits lim = test_depth_limits(9);
 	EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
 	core_record(&ce->res, 0, &r);
 	game_obf(&g, FFO40);
-	lim = depth_limits(12);
+	lim = test_depth_limits(12);
 	engine_set_solver(e, false);
 	r = engine_search(e, &g, &lim, NULL, NULL);
 	core_record(&ce->res, 1, &r);
@@ -326,7 +310,7 @@ START_TEST(core_multipv_exact_uses_solver)
 	ck_assert(engine_set_hash_mb(e, 64));
 	Game g;
 	game_obf(&g, FFO40);
-	EngineLimits lim = depth_limits(20);
+	EngineLimits lim = test_depth_limits(20);
 	lim.multipv = 4;
 	CoreLines l;
 	memset(&l, 0, sizeof l);
@@ -371,7 +355,7 @@ START_TEST(core_solve_of_many_empties_stops)
 	Engine *e = engine_new();
 	ck_assert(e != NULL);
 	Game g;
-	game_from(&g, MID1);
+	test_game_from(&g, MID1);
 	CoreStopper c = { e, 0 };
 	pthread_t tid;
 	ck_assert_int_eq(pthread_create(&tid, NULL, core_stopper, &c), 0);
@@ -388,24 +372,7 @@ END_TEST
 
 /* ---- memory follows --hash ---------------------------------------------- */
 
-
 #define MIB ((uint64_t)1 << 20)
-
-/* A field of /proc/self/status in bytes (VmRSS, VmHWM ...). */
-static uint64_t status_bytes(const char *field)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	if (!f)
-		return 0;
-	char line[256];
-	unsigned long long kb = 0;
-	size_t n = strlen(field);
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			sscanf(line + n + 1, "%llu", &kb);
-	fclose(f);
-	return (uint64_t)kb * 1024;
-}
 
 /* In a child: an engine with --hash mb and 2 threads, its tables faulted
  * in, then a midgame search, an exact solve with both threads and a
@@ -419,21 +386,21 @@ static uint64_t core_peak(int mb)
 	/* the background faulting of the tables: until the size stays put */
 	const struct timespec ms = { 0, 20000000 };
 	uint64_t last = 0, now;
-	for (int i = 0; i < 500 && (now = status_bytes("VmRSS")) != last; i++) {
+	for (int i = 0; i < 500 && (now = test_status_bytes("VmRSS")) != last; i++) {
 		last = now;
 		nanosleep(&ms, NULL);
 	}
 	Game g;
-	game_from(&g, MID2);
-	EngineLimits lim = depth_limits(10);
+	test_game_from(&g, MID2);
+	EngineLimits lim = test_depth_limits(10);
 	engine_search(e, &g, &lim, NULL, NULL);
 	game_obf(&g, FFO40);
 	if (engine_solve_game(e, &g, false, NULL).score != 38)
 		return 0;
 	EngineLimits clock = { .time_left = -1, .movetime = 0.2 };
-	game_from(&g, MID1);
+	test_game_from(&g, MID1);
 	engine_search(e, &g, &clock, NULL, NULL);
-	const uint64_t peak = status_bytes("VmHWM");
+	const uint64_t peak = test_status_bytes("VmHWM");
 	engine_free(e);
 	return peak;
 }

@@ -39,21 +39,6 @@
 
 #define MIB ((uint64_t)1 << 20)
 
-/* A field of /proc/self/status in bytes (VmRSS, VmSize ...). */
-static uint64_t status_bytes(const char *field)
-{
-	FILE *f = fopen("/proc/self/status", "r");
-	ck_assert(f != NULL);
-	char line[256];
-	unsigned long long kb = 0;
-	size_t n = strlen(field);
-	while (fgets(line, sizeof line, f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			sscanf(line + n + 1, "%llu", &kb);
-	fclose(f);
-	return (uint64_t)kb * 1024;
-}
-
 /* Pages of [p, p + bytes) in memory (mincore). */
 static size_t resident_pages(const void *p, size_t bytes)
 {
@@ -102,22 +87,6 @@ static long refusal_avail(const char *msg, const char *prefix)
 	const long now = (long)(util_mem_available() >> 20);
 	ck_assert_msg(avail > now / 2 && avail < now * 2, "available %ld MiB, now %ld MiB", avail, now);
 	return avail;
-}
-
-static EngineLimits depth_limits(int depth)
-{
-	EngineLimits l;
-	memset(&l, 0, sizeof l);
-	l.time_left = -1;
-	l.depth = depth;
-	return l;
-}
-
-static void game_from(Game *g, const char *moves)
-{
-	char err[TEXT_ERR];
-	game_init(g, 8, VARIANT_NORMAL);
-	ck_assert_msg(text_apply_transcript(g, moves, err), "%s", err);
 }
 
 static const char *const MID1 = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8";
@@ -180,8 +149,8 @@ START_TEST(test_engine_refuses_above_available)
 	ck_assert_str_eq(engine_hash_error(e), "");
 	const uint64_t avail = util_mem_available();
 	Game g;
-	game_from(&g, MID1);
-	EngineLimits lim = depth_limits(6);
+	test_game_from(&g, MID1);
+	EngineLimits lim = test_depth_limits(6);
 	if (avail < (uint64_t)65536 * MIB) {
 		char want[128];
 		ck_assert(!engine_set_hash_mb(e, 65536));
@@ -202,10 +171,10 @@ START_TEST(test_engine_refuses_above_available)
 		ck_assert_int_eq(engine_hash_mb(e), 16);
 		ck_assert_uint_eq(engine_endgame_bytes(e), 8 * MIB);
 	} else {
-		const uint64_t rss = status_bytes("VmRSS");
+		const uint64_t rss = test_status_bytes("VmRSS");
 		ck_assert(engine_set_hash_mb(e, 65536));
 		ck_assert_int_eq(engine_hash_mb(e), 65536);
-		ck_assert_uint_lt(status_bytes("VmRSS"), rss + 64 * MIB);
+		ck_assert_uint_lt(test_status_bytes("VmRSS"), rss + 64 * MIB);
 		ck_assert(engine_set_hash_mb(e, 16));
 	}
 	EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
@@ -303,9 +272,9 @@ END_TEST
 START_TEST(test_new_game_same_as_fresh)
 {
 	Game g1, g2;
-	game_from(&g1, MID1);
-	game_from(&g2, MID2);
-	EngineLimits lim = depth_limits(9);
+	test_game_from(&g1, MID1);
+	test_game_from(&g2, MID2);
+	EngineLimits lim = test_depth_limits(9);
 	Engine *a = engine_new(), *b = engine_new();
 	ck_assert(a && b);
 	ck_assert(engine_set_hash_mb(a, 2));
@@ -414,21 +383,21 @@ START_TEST(test_engine_tables_prefaulted)
 {
 	if (!have_populate())
 		return;
-	const uint64_t rss0 = status_bytes("VmRSS");
+	const uint64_t rss0 = test_status_bytes("VmRSS");
 	Engine *e = engine_new();
 	ck_assert(e != NULL);
 	ck_assert(engine_set_hash_mb(e, 256));
 	/* 128 MiB of midgame table and 128 MiB of solver's table */
 	const struct timespec ms = { 0, 10000000 };
 	uint64_t rss = 0;
-	for (int i = 0; i < 3000 && (rss = status_bytes("VmRSS")) < rss0 + 250 * MIB; i++)
+	for (int i = 0; i < 3000 && (rss = test_status_bytes("VmRSS")) < rss0 + 250 * MIB; i++)
 		nanosleep(&ms, NULL);
 	ck_assert_uint_ge(rss, rss0 + 250 * MIB);
 	nanosleep(&ms, NULL);
-	ck_assert_uint_lt(status_bytes("VmRSS"), rss0 + (256 + 16) * MIB);
+	ck_assert_uint_lt(test_status_bytes("VmRSS"), rss0 + (256 + 16) * MIB);
 	/* a new game keeps the pages (and writes nothing) */
 	engine_new_game(e);
-	ck_assert_uint_ge(status_bytes("VmRSS"), rss0 + 250 * MIB);
+	ck_assert_uint_ge(test_status_bytes("VmRSS"), rss0 + 250 * MIB);
 	engine_free(e);
 }
 END_TEST
@@ -469,7 +438,7 @@ START_TEST(test_hash_split)
 	ck_assert(text_parse_obf(FFO1, 8, &pos, err));
 	game_init(&g, 8, VARIANT_NORMAL);
 	game_set(&g, pos.board, pos.side);
-	EngineLimits lim = depth_limits(60);
+	EngineLimits lim = test_depth_limits(60);
 	EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
 	ck_assert(r.exact);
 	ck_assert_int_eq(r.score, 18);
@@ -504,11 +473,11 @@ static int resize_child(void)
 	/* room for one set of 256 MiB of tables (+2 x 2 MiB of alignment)
 	 * and 200 MiB more: the same size again fits only when the old
 	 * tables go before the new ones come */
-	set_as_limit(status_bytes("VmSize") + 200 * MIB);
+	set_as_limit(test_status_bytes("VmSize") + 200 * MIB);
 	if (!engine_set_hash_mb(e, 256) || engine_hash_mb(e) != 256)
 		return 2;
 	/* 1024 MiB cannot be mapped: back to the old size */
-	set_as_limit(status_bytes("VmSize") + 100 * MIB);
+	set_as_limit(test_status_bytes("VmSize") + 100 * MIB);
 	if (engine_set_hash_mb(e, 1024))
 		return 3;
 	if (engine_hash_mb(e) != 256 || engine_endgame_bytes(e) != 128 * MIB)
@@ -516,7 +485,7 @@ static int resize_child(void)
 	if (strcmp(engine_hash_error(e), "cannot allocate 1024 MiB of hash"))
 		return 5;
 	/* not even the old size (256 MiB) fits, its half does */
-	set_as_limit(status_bytes("VmSize") - 100 * MIB);
+	set_as_limit(test_status_bytes("VmSize") - 100 * MIB);
 	if (engine_set_hash_mb(e, 1024))
 		return 6;
 	if (engine_hash_mb(e) != 128 || engine_endgame_bytes(e) != 64 * MIB)
@@ -526,8 +495,8 @@ static int resize_child(void)
 	set_as_limit(RLIM_INFINITY);
 	/* and it still searches and solves */
 	Game g;
-	game_from(&g, MID1);
-	EngineLimits lim = depth_limits(8);
+	test_game_from(&g, MID1);
+	EngineLimits lim = test_depth_limits(8);
 	EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
 	if (!(game_moves(&g) & bit_of(r.move)))
 		return 9;

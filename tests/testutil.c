@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include "testutil.h"
+#include "text.h"
 
 uint64_t ref_flips(uint64_t p, uint64_t o, int sq)
 {
@@ -141,4 +142,34 @@ const char *test_tmp_path(const char *name)
 	k = (k + 1) & 3;
 	snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
 	return buf[k];
+}
+
+void test_game_from(Game *g, const char *moves)
+{
+	char err[TEXT_ERR];
+	game_init(g, 8, VARIANT_NORMAL);
+	ck_assert_msg(text_apply_transcript(g, moves, err), "%s", err);
+}
+
+EngineLimits test_depth_limits(int depth)
+{
+	EngineLimits l;
+	memset(&l, 0, sizeof l);
+	l.time_left = -1;
+	l.depth = depth;
+	return l;
+}
+
+uint64_t test_status_bytes(const char *field)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	ck_assert(f != NULL);
+	char line[256];
+	unsigned long long kb = 0;
+	size_t n = strlen(field);
+	while (fgets(line, sizeof line, f))
+		if (!strncmp(line, field, n) && line[n] == ':')
+			sscanf(line + n + 1, "%llu", &kb);
+	fclose(f);
+	return (uint64_t)kb * 1024;
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "board.h"
 #include "game.h"
+#include "timeman.h"
 
 /* Slow, obviously correct reference: loops over squares and directions. */
 uint64_t ref_moves(uint64_t p, uint64_t o);
@@ -20,6 +21,13 @@ const char *test_data(const char *name);
 /* Fail unless a and b are the same game: every field that has a meaning
  * (history up to nply). */
 void assert_same_game(const Game *a, const Game *b);
+
+/* An 8x8 game after the transcript `moves` (asserts it is legal). */
+void test_game_from(Game *g, const char *moves);
+/* Limits of a search to `depth` plies, without a clock. */
+EngineLimits test_depth_limits(int depth);
+/* A field of /proc/self/status in bytes (VmRSS, VmHWM, VmSize ...). */
+uint64_t test_status_bytes(const char *field);
 
 /* Run `emilia ARGS` (EMILIA_BIN or ./emilia) through the shell, stdout and
  * stderr together; returns the output (malloc'd, at most 1 MB) and sets
