@@ -12,7 +12,7 @@
  *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
  *               (below this size a table costs more than it saves).
  *   larger      the full node (eg_search): stability cutoff, transposition
- *               table (endgame_tt.h) with best move, enhanced transposition
+ *               table (tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
  *               mobility, potential mobility, corner stability, parity; the
  *               children's move sets found there are handed down with the
@@ -49,9 +49,14 @@
  * virtual machines, a TLB miss) costs more than the few transpositions the
  * small table loses.  With threads, two cores missing into the big table
  * at that rate also slow each other down; threads rarely share
- * such small subtrees.  A small solve uses only a part of the shared table
- * (eg_table_cap): its first touches of the table's pages are part of its
- * time.  Figures in bench/solver-profile.md.
+ * such small subtrees.  A small solve with a table of its own uses only a
+ * part of it (eg_table_cap): its first touches of the table's pages are
+ * part of its time.  Figures in bench/solver-profile.md.
+ *
+ * In an engine the solver works in the engine's table, shared with the
+ * midgame search (tt.h): its entries are kept from search to search, the
+ * midgame's best moves order the solver's nodes, and bounds count only
+ * when their search reached the end of the game (depth >= empties).
  *
  * A node with n < EG_MPC_MIN has no probable cut below it, so what a
  * selective pre-search finds there is exact: it is stored as exact, and the
@@ -62,8 +67,9 @@
  * are even (the empties go to the winner), Anti scores need not be.
  *
  * Every search result is a fail-soft bound: <= alpha is an upper bound,
- * >= beta a lower bound, anything between exact.  Only exact-solve bounds
- * go into the table, so its entries are valid in any later window.
+ * >= beta a lower bound, anything between exact.  The table's bounds carry
+ * their selectivity, and the exact search uses only exact ones, which are
+ * valid in any later window.
  * A search that sees the stop flag (or a cutoff at a split point it works
  * under) unwinds without storing anything.
  */
@@ -71,7 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "endgame.h"
-#include "endgame_tt.h"
+#include "tt.h"
 #include "eval.h"
 #include "probcut.h"
 #include "splitpool.h"
@@ -92,7 +98,7 @@ enum {
 	EG_MPC_MIN = 9,           /* probable cuts in selective searches from here */
 	EG_PRESEARCH_MIN = 18,    /* the root runs selective pre-searches from here */
 	EG_PRESEARCH_TRIES = 6,   /* aspiration windows per pre-search level, at most */
-	EG_SEL_EXACT = ENDGAME_TT_EXACT,
+	EG_SEL_EXACT = TT_SEL_EXACT,
 	EG_NEAR_MAX = 10,         /* with threads: own tables up to here */
 	EG_NEAR_MB = 2,           /* the size of each (a core's L2 cache) */
 	EG_NEAR1_MAX = 12,        /* a lone thread: own table up to here */
@@ -205,7 +211,7 @@ typedef struct Searcher Searcher;
 typedef struct SplitPoint SplitPoint;
 
 typedef struct Shared {
-	EndgameTT *tt;
+	TT *tt;
 	const Evaluator *ev;
 	uint64_t geo, corners;
 	uint64_t quadrant[4];
@@ -214,7 +220,8 @@ typedef struct Shared {
 	Variant variant;
 	unsigned features;
 	int nthreads;
-	int sel;                        /* probable-cut level (EG_SEL_EXACT: none); set between root searches */
+	int sel;                        /* probable-cut level, an index into eg_mpc_t (EG_SEL_EXACT:
+	                                 * none); set between root searches */
 	atomic_bool stop;               /* user stop or abort: everyone unwinds */
 	atomic_bool *user_stop;
 	double deadline;                /* util_now() time to stop at; 0: none */
@@ -234,7 +241,7 @@ typedef struct Shared {
 struct Searcher {
 	_Alignas(64) Shared *sh;
 	SplitNode *sp;                  /* innermost split point worked under */
-	EndgameTT *near;                /* own table for nodes near the leaves, or NULL */
+	TT *near;                /* own table for nodes near the leaves, or NULL */
 	int near_max;                   /* the most empties of a node that uses it */
 	uint64_t nodes;
 	_Atomic uint64_t published;     /* nodes, for progress reports */
@@ -675,9 +682,28 @@ static inline int eg_corner_stability(const Shared *sh, uint64_t me)
 }
 
 /* The table for a node with n empties. */
-static inline EndgameTT *eg_table_for(const Searcher *s, int n)
+static inline TT *eg_table_for(const Searcher *s, int n)
 {
 	return n <= s->near_max && s->near ? s->near : s->sh->tt;
+}
+
+/* Look (p, o), with n empties, up: true with its bounds and move when
+ * present; bounds of a search that did not reach the end of the game or
+ * was less exact than `sel` read as (-127, 127). */
+static inline bool eg_probe(const TT *t, uint64_t p, uint64_t o, int n, int sel, int *lower, int *upper, int *move)
+{
+	TTData d;
+	if (!tt_probe(t, p, o, &d))
+		return false;
+	if (d.sel >= sel && d.depth >= n) {
+		*lower = d.lower;
+		*upper = d.upper;
+	} else {
+		*lower = -127;
+		*upper = 127;
+	}
+	*move = d.move;
+	return true;
 }
 
 /* Fill the move list of (p, o) with flips and ordering values. */
@@ -686,7 +712,7 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 {
 	const Shared *sh = s->sh;
 	const bool prefetch = n - 1 > EG_SHALLOW_MAX && (sh->features & ENDGAME_F_TT) && sh->tt->entries;
-	const EndgameTT *ct = eg_table_for(s, n - 1);
+	const TT *ct = eg_table_for(s, n - 1);
 	int k = 0;
 	uint64_t e = sh->geo & ~(p | o), odd = 0;
 	for (int q = 0; q < 4; q++)
@@ -700,7 +726,7 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 		m->om = EG_MOVES_UNKNOWN;
 		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(sq);
 		if (prefetch)
-			endgame_tt_prefetch(ct, cp, co);
+			tt_prefetch(ct, cp, co);
 		int v = 0;
 		if (sort_depth > 0) {
 			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
@@ -833,7 +859,7 @@ static bool eg_probable_cut(Searcher *s, uint64_t p, uint64_t o, int alpha, int 
 {
 	const int d = probcut_endgame_depth(n);
 	const Shared *sh = s->sh;
-	const int margin = (int)(eg_mpc_t[sh->sel - 1] * probcut_endgame_sigma(n, d) + 0.5);
+	const int margin = (int)(eg_mpc_t[sh->sel] * probcut_endgame_sigma(n, d) + 0.5);
 	const int hi = beta + margin, lo = alpha - margin;
 	if (hi < sh->area && eg_eval_search(s, p, o, hi - 1, hi, d, false) >= hi) {
 		*v = beta;
@@ -872,10 +898,10 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		}
 	}
 
-	int ttmove = ENDGAME_TT_NOMOVE;
+	int ttmove = TT_NO_MOVE;
 	if (feat & ENDGAME_F_TT) {
 		int lo, hi;
-		if (endgame_tt_probe(eg_table_for(s, n), p, o, sh->sel, &lo, &hi, &ttmove)) {
+		if (eg_probe(eg_table_for(s, n), p, o, n, sh->sel, &lo, &hi, &ttmove)) {
 			if (lo >= beta)
 				return lo;
 			if (hi <= alpha)
@@ -916,12 +942,12 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		k = eg_order(s, p, o, moves, n, ttmove, list, (feat & ENDGAME_F_SORTSEARCH) ? eg_sort_depth(n) : 0);
 		/* enhanced transposition cutoff: a child already known to be good enough */
 		if ((feat & (ENDGAME_F_ETC | ENDGAME_F_TT)) == (ENDGAME_F_ETC | ENDGAME_F_TT) && n >= EG_ETC_MIN) {
-			const EndgameTT *ct = eg_table_for(s, n - 1);
+			const TT *ct = eg_table_for(s, n - 1);
 			for (int i = 0; i < k; i++) {
 				int lo, hi, mv;
 				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
-				if (endgame_tt_probe(ct, cp, co, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
-					endgame_tt_store(eg_table_for(s, n), p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
+				if (eg_probe(ct, cp, co, n - 1, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
+					tt_store(eg_table_for(s, n), p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
 					return -hi;
 				}
 			}
@@ -964,7 +990,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		}
 	}
 	if (feat & ENDGAME_F_TT)
-		endgame_tt_store(eg_table_for(s, n), p, o, n, n < EG_MPC_MIN ? EG_SEL_EXACT : sh->sel, alpha0, beta,
+		tt_store(eg_table_for(s, n), p, o, n, n < EG_MPC_MIN ? EG_SEL_EXACT : sh->sel, alpha0, beta,
 		                 best, best_move);
 	return best;
 }
@@ -1054,7 +1080,7 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 	EgRoot r;
 	uint64_t moves = board_moves(p, o) & sh->geo;
 	int sd = (sh->features & ENDGAME_F_SORTSEARCH) ? (n >= 14 ? eg_sort_depth(n) + 2 : n >= 8 ? 2 : 0) : 0;
-	r.k = eg_order(s, p, o, moves, n, ENDGAME_TT_NOMOVE, r.list, sd);
+	r.k = eg_order(s, p, o, moves, n, TT_NO_MOVE, r.list, sd);
 	/* stable full sort (ties by square): a deterministic order */
 	for (int i = 1; i < r.k; i++) {
 		EgMove m = r.list[i];
@@ -1075,7 +1101,7 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 	 * in the table for the next and a better estimate of the score */
 	if ((sh->features & (ENDGAME_F_PRESEARCH | ENDGAME_F_TT)) == (ENDGAME_F_PRESEARCH | ENDGAME_F_TT) &&
 	    n >= EG_PRESEARCH_MIN) {
-		for (int level = 1; level <= EG_MPC_LEVELS; level++) {
+		for (int level = 0; level < EG_MPC_LEVELS; level++) {
 			sh->sel = level;
 			int pm;
 			g = eg_root_aspiration(s, p, o, n, &r, alpha, beta, g, &pm, EG_PRESEARCH_TRIES);
@@ -1109,10 +1135,10 @@ EndgameOptions endgame_default_options(void)
  * solve using them. */
 struct EndgameTables {
 	pthread_mutex_t lock;
-	EndgameTT table;
+	TT table;
 	uint64_t req;
 	UtilPrefault prefault;      /* faults `table` in after endgame_tables_reserve() */
-	EndgameTT near[EG_MAX_THREADS];
+	TT near[EG_MAX_THREADS];
 	uint64_t near_bytes;
 };
 
@@ -1137,17 +1163,17 @@ static uint64_t eg_request(uint64_t bytes)
 
 uint64_t endgame_table_size_for(uint64_t bytes)
 {
-	return endgame_tt_size_for(eg_request(bytes));
+	return tt_size_for(eg_request(bytes));
 }
 
 /* A table of `bytes`, or when that cannot be mapped of the largest smaller
  * power of two that can; false when not even the smallest (64 KB) can. */
-static bool eg_tt_init_fallback(EndgameTT *t, uint64_t bytes)
+static bool eg_tt_init_fallback(TT *t, uint64_t bytes)
 {
-	for (uint64_t size = endgame_tt_size_for(bytes);; size /= 2) {
-		if (endgame_tt_init_bytes(t, size))
+	for (uint64_t size = tt_size_for(bytes);; size /= 2) {
+		if (tt_init_bytes(t, size))
 			return true;
-		if (size <= endgame_tt_size_for(0))
+		if (size <= tt_size_for(0))
 			return false;
 	}
 }
@@ -1156,11 +1182,11 @@ static bool eg_tt_init_fallback(EndgameTT *t, uint64_t bytes)
  * changed: the old one is freed first); NULL when memory is short even
  * for the smallest table.  Nothing is written: the pages fault in when
  * used.  Called with tb->lock held. */
-static EndgameTT *eg_table_prepare(EndgameTables *tb, uint64_t bytes)
+static TT *eg_table_prepare(EndgameTables *tb, uint64_t bytes)
 {
 	if (tb->table.entries && tb->req != bytes) {
 		util_prefault_stop(&tb->prefault);
-		endgame_tt_free(&tb->table);
+		tt_free(&tb->table);
 	}
 	if (!tb->table.entries && eg_tt_init_fallback(&tb->table, bytes))
 		tb->req = bytes;
@@ -1170,23 +1196,23 @@ static EndgameTT *eg_table_prepare(EndgameTables *tb, uint64_t bytes)
 static void eg_near_free(EndgameTables *tb)
 {
 	for (int j = 0; j < EG_MAX_THREADS; j++)
-		endgame_tt_free(&tb->near[j]);
+		tt_free(&tb->near[j]);
 	tb->near_bytes = 0;
 }
 
 /* Thread i's table near the leaves, `mb` (at most the main table's
  * request `bytes`) and empty for a new solve; NULL when memory is short.
  * Called with tb->lock held. */
-static EndgameTT *eg_near_prepare(EndgameTables *tb, int i, uint64_t bytes, int mb)
+static TT *eg_near_prepare(EndgameTables *tb, int i, uint64_t bytes, int mb)
 {
 	const uint64_t near = (uint64_t)mb << 20, want = bytes < near ? bytes : near;
 	if (tb->near_bytes != want) {
 		eg_near_free(tb);
 		tb->near_bytes = want;
 	}
-	if (!tb->near[i].entries && !endgame_tt_init_bytes(&tb->near[i], want))
+	if (!tb->near[i].entries && !tt_init_bytes(&tb->near[i], want))
 		return NULL;
-	endgame_tt_new_solve(&tb->near[i]);
+	tt_clear(&tb->near[i]);
 	return &tb->near[i];
 }
 
@@ -1201,7 +1227,7 @@ EndgameTables *endgame_tables_new(void)
 static void eg_tables_clear(EndgameTables *tb)
 {
 	util_prefault_stop(&tb->prefault);
-	endgame_tt_free(&tb->table);
+	tt_free(&tb->table);
 	tb->req = 0;
 	eg_near_free(tb);
 }
@@ -1220,11 +1246,11 @@ bool endgame_tables_reserve(EndgameTables *tb, uint64_t bytes, uint64_t *got, bo
 	if (pthread_mutex_trylock(&tb->lock) != 0)
 		return false;
 	const bool made = !tb->table.entries || tb->req != eg_request(bytes);
-	const EndgameTT *t = eg_table_prepare(tb, eg_request(bytes));
+	const TT *t = eg_table_prepare(tb, eg_request(bytes));
 	if (t && made && prefault)
-		util_prefault_start(&tb->prefault, t->entries, (size_t)endgame_tt_bytes(t));
+		util_prefault_start(&tb->prefault, t->entries, (size_t)t->bytes);
 	if (got)
-		*got = t ? endgame_tt_bytes(t) : 0;
+		*got = t ? t->bytes : 0;
 	pthread_mutex_unlock(&tb->lock);
 	return true;
 }
@@ -1293,15 +1319,21 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	sh.nthreads = nthreads;
 
 	/* the tables: the caller's, else ones made for this solve alone */
-	const uint64_t bytes = eg_request(opt->hash_bytes ? opt->hash_bytes
+	uint64_t bytes = eg_request(opt->hash_bytes ? opt->hash_bytes
 	                                                  : opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0);
-	EndgameTT own, *tt = NULL;
+	TT own, *tt = NULL;
 	EndgameTables *tabs = opt->tables, *temp = NULL;
 	if (!tabs && (temp = endgame_tables_new()))
 		tabs = temp;
 	bool shared_table = tabs && pthread_mutex_trylock(&tabs->lock) == 0;
-	if (shared_table)
+	/* a caller's table (an engine's) is used whole, with its entries */
+	TT *const given = opt->table && opt->table->entries ? opt->table : NULL;
+	if (given) {
+		tt = given;
+		bytes = given->bytes;
+	} else if (shared_table) {
 		tt = eg_table_prepare(tabs, bytes);
+	}
 	/* a private table (the caller's are busy with another solve): sized
 	 * for the solve, since small solves may come often */
 	const uint64_t own_max = (uint64_t)(n <= 14 ? 1 : n <= 18 ? 8 : 65536) << 20;
@@ -1311,14 +1343,19 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		sh.features &= ~(unsigned)(ENDGAME_F_TT | ENDGAME_F_ETC);
 		tt = &own;
 		memset(&own, 0, sizeof own);
-	} else {
-		endgame_tt_new_solve(tt);
+	} else if (tt != given) {
+		tt_clear(tt);
 		tt->locking = nthreads > 1;
 	}
-	/* the part of the table this solve uses (eg_table_cap) */
-	EndgameTT part = *tt;
-	if (part.entries && part.mask + 1 > eg_table_cap(n) / sizeof(EndgameTTEntry))
-		part.mask = eg_table_cap(n) / sizeof(EndgameTTEntry) - 1;
+	/* a shared table locks while this solve's threads use it, and keeps
+	 * the locking its owner set */
+	const bool given_locking = given && given->locking;
+	if (given)
+		given->locking = given_locking || nthreads > 1;
+	/* the part of its own table this solve uses (eg_table_cap) */
+	TT part = *tt;
+	if (tt != given && part.entries && part.mask + 1 > eg_table_cap(n) / sizeof(TTEntry))
+		part.mask = eg_table_cap(n) / sizeof(TTEntry) - 1;
 	sh.tt = &part;
 
 	Searcher threads[EG_MAX_THREADS];
@@ -1375,8 +1412,10 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		res.nodes += threads[i].nodes;
 	split_pool_destroy(&sh.pool);
 
+	if (given)
+		given->locking = given_locking;
 	if (tt == &own && own.entries)
-		endgame_tt_free(&own);
+		tt_free(&own);
 	if (shared_table)
 		pthread_mutex_unlock(&tabs->lock);
 	endgame_tables_free(temp);
@@ -1408,7 +1447,7 @@ EndgameResult endgame_solve(Board b, const EndgameOptions *opt)
 struct EndgameSubtree {
 	Searcher s;     /* first: its alignment is the struct's */
 	Shared sh;
-	EndgameTT tt;
+	TT near;        /* the thread's table for nodes near the leaves */
 };
 
 EndgameSubtree *endgame_subtree_new(uint64_t bytes)
@@ -1419,7 +1458,7 @@ EndgameSubtree *endgame_subtree_new(uint64_t bytes)
 	if (!st)
 		return NULL;
 	memset(st, 0, size);
-	if (!endgame_tt_init_bytes(&st->tt, bytes)) {
+	if (!tt_init_bytes(&st->near, bytes)) {
 		free(st);
 		return NULL;
 	}
@@ -1431,20 +1470,26 @@ void endgame_subtree_free(EndgameSubtree *st)
 {
 	if (!st)
 		return;
-	endgame_tt_free(&st->tt);
+	tt_free(&st->near);
 	free(st);
 }
 
 void endgame_subtree_begin(EndgameSubtree *st, int size, Variant v, const Evaluator *ev, atomic_bool *stop,
-                           double deadline)
+                           double deadline, TT *table)
 {
 	eg_shared_init(&st->sh, size, v, ev, 0);
 	st->sh.user_stop = stop;
 	st->sh.deadline = deadline;
-	st->sh.tt = &st->tt;
-	endgame_tt_new_solve(&st->tt);
+	tt_clear(&st->near);
 	memset(&st->s, 0, sizeof st->s);
 	st->s.sh = &st->sh;
+	if (table && table->entries) {
+		st->sh.tt = table;
+		st->s.near = &st->near;
+		st->s.near_max = table->locking ? EG_NEAR_MAX : EG_NEAR1_MAX;
+	} else {
+		st->sh.tt = &st->near;
+	}
 }
 
 void endgame_subtree_set_deadline(EndgameSubtree *st, double deadline)

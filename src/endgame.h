@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "eval.h"
+#include "tt.h"
 #include "game.h"
 
 /* The tables of a series of solves (see THE TABLES below). */
@@ -36,6 +37,9 @@ typedef struct EndgameOptions {
 	                        * raises *stop); 0: none */
 	struct Workers *workers; /* threads for the helpers (workers.h), kept by
 	                        * the caller; NULL: threads made for this solve */
+	TT *table;             /* a table shared with other searches (an engine's):
+	                        * used whole, its entries kept and used; NULL: the
+	                        * main table of `tables` */
 	EndgameTables *tables; /* the tables to solve with, kept between solves (an
 	                        * engine's); NULL: tables made for this solve alone */
 	const Evaluator *eval; /* evaluation for move ordering; NULL: the built-in
@@ -87,29 +91,27 @@ EndgameResult endgame_solve(Board b, const EndgameOptions *opt);
 
 /* THE TABLES.  A solve uses a main table and, for each of its threads, a
  * table for the nodes near the leaves: min(size, 8 MiB) when it solves
- * alone, min(size, 2 MiB) each with threads.  They belong to an
- * EndgameTables, which keeps them between solves so that their pages
- * fault in once (an engine owns one; a solve without one makes its own
- * and frees them at its end).  One solve at a time uses an EndgameTables:
- * a second concurrent solve on the same one makes a private main table
- * for its run (and no near-leaf tables).  The main table is remade at the
- * size a solve asks for (hash_bytes, else hash_mb): the old one is freed
- * first, and when the new size cannot be mapped the largest smaller power
- * of two that can is used (kept for later solves asking the same size).
- * Its pages are never written in advance (zero pages are empty entries),
- * so a big table costs no start-up time: they fault in as solves touch
- * them, or, for a table made by endgame_tables_reserve(), before that
- * from a background thread that works while no search runs
+ * alone, min(size, 2 MiB) each with threads; all have tt.h's format.  An
+ * engine's solves use the engine's table as the main one (`table`: its
+ * whole --hash, shared with the midgame search, entries kept) and the
+ * engine's EndgameTables for the near-leaf tables.  A solve without
+ * `table` uses the main table of its EndgameTables, emptied for each
+ * solve, so that its result and node count do not depend on earlier
+ * solves.  An EndgameTables keeps its tables between solves so that their
+ * pages fault in once (a solve without one makes its own and frees them
+ * at its end).  One solve at a time uses an EndgameTables: a second
+ * concurrent solve on the same one makes a private main table for its run
+ * (and no near-leaf tables).  The main table is remade at the size a solve
+ * asks for (hash_bytes, else hash_mb): the old one is freed first, and
+ * when the new size cannot be mapped the largest smaller power of two
+ * that can is used (kept for later solves asking the same size).  Its
+ * pages are never written in advance (zero pages are empty entries), so a
+ * big table costs no start-up time: they fault in as solves touch them,
+ * or, for a table made by endgame_tables_reserve(), before that from a
+ * background thread that works while no search runs
  * (util_prefault_start).  A solve of at most 24 empties uses only a part
- * of the table sized to it (16 MiB at 20 empties, doubling every 2
- * empties), so that its run touches few new pages.
- *
- * BUDGET.  In an engine, the --hash MiB are the total of the midgame table
- * (tt.h) and this table: engine_hash_split() gives the midgame table the
- * largest power of two below the budget and this table the largest power
- * of two in the rest (halves for a power of two: --hash 4096 = 2048 MiB
- * each), and the engine's solves pass its share as hash_bytes.  `emilia
- * solve --hash N` has no midgame table: this table gets all of N. */
+ * of its own table sized to it (16 MiB at 20 empties, doubling every 2
+ * empties), so that its run touches few new pages. */
 
 /* New tables, empty (nothing is allocated before a solve or a reserve);
  * NULL when out of memory. */
@@ -132,18 +134,20 @@ uint64_t endgame_table_size_for(uint64_t bytes);
 
 /* SUBTREES.  A search that reaches the end of the game inside its tree
  * (the midgame search at depth >= empties) hands such nodes to the
- * solver: an EndgameSubtree per search thread, with its own table of
- * `bytes` (mapped, not written) kept between calls, no threads of its
- * own.  endgame_subtree_begin() readies it for a new search: the board,
- * the evaluator that orders moves (NULL: the built-in one), the search's
- * stop flag and deadline (util_now() time, 0: none), and a table whose
- * old entries no longer count. */
+ * solver: an EndgameSubtree per search thread, with a near-leaf table of
+ * its own of `bytes` (mapped, not written) kept between calls, no threads
+ * of its own.  endgame_subtree_begin() readies it for a new search: the
+ * board, the evaluator that orders moves (NULL: the built-in one), the
+ * search's stop flag and deadline (util_now() time, 0: none) and the
+ * search's table (tt.h; its `locking` already set for the search's
+ * threads), which the solves share with the midgame search; NULL: the
+ * solves use only the subtree's own table.  The own table is emptied. */
 typedef struct EndgameSubtree EndgameSubtree;
 struct SplitNode;
 EndgameSubtree *endgame_subtree_new(uint64_t bytes);   /* NULL: out of memory */
 void endgame_subtree_free(EndgameSubtree *st);
 void endgame_subtree_begin(EndgameSubtree *st, int size, Variant v, const Evaluator *ev, atomic_bool *stop,
-                           double deadline);
+                           double deadline, TT *table);
 /* A new deadline for the solves (the search's clock is set). */
 void endgame_subtree_set_deadline(EndgameSubtree *st, double deadline);
 /* The exact value of (p, o) within (alpha, beta), as alpha-beta gives it

@@ -60,8 +60,8 @@ struct Engine {
 	 * start, and the random generator. */
 	pthread_mutex_t search_lock;
 	pthread_mutex_t opt_lock;
-	TT tt;
-	EndgameTables *eg;  /* the solver's tables */
+	TT tt;              /* the one table of the midgame search and the solver */
+	EndgameTables *eg;  /* the solver's near-leaf tables */
 	/* the helper threads, made once and kept (workers.h); helpers still
 	 * unwinding after engine_search() returned are waited for by
 	 * engine_join() before anything touches the table or the threads
@@ -71,8 +71,7 @@ struct Engine {
 	int threads_alloc;
 	bool use_solver;
 	int midgame_sel;
-	int hash_mb;        /* the table budget (tt + the solver's share); under search_lock */
-	uint64_t eg_bytes;  /* the endgame solver's share of it */
+	int hash_mb;        /* the table budget; under search_lock */
 	UtilPrefault prefault; /* faults tt in, in the background (under search_lock) */
 	char hash_error[160];
 	int nthreads;
@@ -129,39 +128,16 @@ void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, in
 	*random_margin = r;
 }
 
-void engine_hash_split(int mb, uint64_t *mid_bytes, uint64_t *eg_bytes)
-{
-	const uint64_t total = (uint64_t)(mb < 1 ? 1 : mb) << 20;
-	uint64_t mid = 1;
-	while (mid * 2 < total)
-		mid *= 2; /* the largest power of two below the budget */
-	uint64_t eg = 1;
-	while (eg * 2 <= total - mid)
-		eg *= 2;  /* the largest power of two in the rest */
-	*mid_bytes = mid;
-	*eg_bytes = eg;
-}
-
-/* Make the tables of a budget of `mb` MiB (e->tt is not allocated):
- * false, with nothing allocated, when either cannot be mapped in full.
- * `prefault`: fault them in in the background (not for engine_new()'s
- * default tables, which the protocols replace at once by --hash's). */
+/* Make the table of a budget of `mb` MiB (e->tt is not allocated): false,
+ * with nothing allocated, when it cannot be mapped in full.  `prefault`:
+ * fault it in in the background (not for engine_new()'s default table,
+ * which the protocols replace at once by --hash's). */
 static bool engine_alloc_tables(Engine *e, int mb, bool prefault)
 {
-	uint64_t mid, eg, got = 0;
-	engine_hash_split(mb, &mid, &eg);
 	TT t;
-	if (!tt_init_bytes(&t, mid))
+	if (!tt_init(&t, mb))
 		return false;
-	/* the solver's table: made now too (nothing written, so this costs
-	 * no time) */
-	if (endgame_tables_reserve(e->eg, eg, &got, prefault) && got < endgame_table_size_for(eg)) {
-		tt_free(&t);
-		endgame_tables_release(e->eg);
-		return false;
-	}
 	e->tt = t;
-	e->eg_bytes = eg;
 	e->hash_mb = mb;
 	/* nothing was written, so the engine is ready at once; the pages
 	 * are faulted in behind its back, between searches (util.h) */
@@ -307,10 +283,10 @@ int engine_hash_mb(Engine *e)
 	return mb;
 }
 
-uint64_t engine_endgame_bytes(Engine *e)
+uint64_t engine_table_bytes(Engine *e)
 {
 	pthread_mutex_lock(&e->search_lock);
-	const uint64_t b = e->eg_bytes;
+	const uint64_t b = e->tt.bytes;
 	pthread_mutex_unlock(&e->search_lock);
 	return b;
 }
@@ -453,7 +429,7 @@ static EndgameResult engine_endgame(Engine *e, const Game *g, bool wld, int thre
 	o.size = g->size;
 	o.variant = g->variant;
 	o.wld = wld;
-	o.hash_bytes = e->eg_bytes;
+	o.table = &e->tt;
 	o.threads = threads;
 	o.stop = &sh->stop;
 	o.tables = e->eg;
@@ -566,15 +542,16 @@ static void run_prepare(EngineRun *r)
 	uint64_t sub = ENGINE_SUBTREE_TOTAL / (uint64_t)r->nthreads;
 	if (sub > ENGINE_SUBTREE_MAX)
 		sub = ENGINE_SUBTREE_MAX;
-	if (sub > e->eg_bytes)
-		sub = e->eg_bytes;
+	if (sub > e->tt.bytes)
+		sub = e->tt.bytes;
+	e->tt.locking = r->nthreads > 1;
 	for (int i = 0; i < r->nthreads; i++) {
 		SearchThread *t = &e->threads[i];
 		search_thread_init(t, sh, i);
 		if (!t->eg)
 			t->eg = endgame_subtree_new(sub);
 		if (t->eg)
-			endgame_subtree_begin(t->eg, r->g->size, r->g->variant, sh->ev, &sh->stop, 0);
+			endgame_subtree_begin(t->eg, r->g->size, r->g->variant, sh->ev, &sh->stop, 0, &e->tt);
 	}
 	r->t0 = &e->threads[0];
 }

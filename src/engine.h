@@ -121,31 +121,29 @@ void engine_set_solver(Engine *e, bool on);
  * 98, 99 or 100 (no cuts); other values take the next level up. */
 void engine_set_selectivity(Engine *e, int percent);
 
-/* THE HASH BUDGET.  engine_set_hash_mb(e, N): N MiB is the total of the
- * midgame table (tt.h) and the endgame solver's table (endgame.h), split
- * by engine_hash_split(): the midgame table gets the largest power of two
- * below N, the solver the largest power of two in the rest (N = 64: 32 +
- * 32 MiB; 100: 64 + 32; 4096: 2048 + 2048; 1: 0.5 + 0.5).  The tables
- * are mapped, not written, so any size starts at once: their pages fault
- * in when searches touch them, or before, from a background thread that
- * works while no search runs (util_prefault_start).  Peak memory stays
- * about N plus the program, plus the solver's near-leaf tables: 8 MiB
- * for a lone solving thread, 2 MiB a thread with several (endgame.c).
+/* THE HASH BUDGET.  engine_set_hash_mb(e, N): the engine has one table
+ * (tt.h) of the largest power of two of bytes that fits in N MiB (N = 64:
+ * 64 MiB; 100: 64; 1: 1), shared by the midgame search and the endgame
+ * solver.  It is mapped, not written, so any size starts at once: its
+ * pages fault in when searches touch them, or before, from a background
+ * thread that works while no search runs (util_prefault_start).  Peak
+ * memory stays about N plus the program, plus the solver's near-leaf
+ * tables: 8 MiB for a lone solving thread, 2 MiB a thread with several
+ * (endgame.c), and each search thread's near-leaf table for the exact
+ * subtrees of the midgame search (32 MiB in all at most, 4 MiB each).
  * engine_set_hash_mb() frees the old tables before making the new ones.
  * It refuses (false) an N above the memory available now
  * (util_mem_available(): MemAvailable of /proc/meminfo) and keeps the old
- * size (emptied); when the new tables cannot be mapped it falls back to
+ * size (emptied); when the new table cannot be mapped it falls back to
  * the old size, else to the largest half of it that can be had, and
  * returns false.  Either way engine_hash_error() says why, e.g. "30000
  * MiB of hash is more than the memory available (23780 MiB)" or "cannot
  * allocate 8192 MiB of hash (using 2048 MiB)"; engine_hash_mb() is the
  * budget in use.  (engine_set_hash_mb() and engine_hash_error() are
  * called from one thread at a time.) */
-void engine_hash_split(int mb, uint64_t *mid_bytes, uint64_t *eg_bytes);
 int engine_hash_mb(Engine *e);
-/* The solver's share in bytes: what a solve outside engine_search() that
- * should use the engine's table passes as EndgameOptions.hash_bytes. */
-uint64_t engine_endgame_bytes(Engine *e);
+/* Bytes of the engine's table. */
+uint64_t engine_table_bytes(Engine *e);
 /* Why the last engine_set_hash_mb() failed ("" after a success); valid
  * until the next call. */
 const char *engine_hash_error(const Engine *e);

@@ -543,12 +543,14 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 	if (depth > empties)
 		depth = empties;
 	const int sel = depth >= empties ? SEARCH_SEL_NONE : t->sel;
+	/* the table's selectivity scale (tt.h): the same t values, no cut = exact */
+	const int tsel = sel >= SEARCH_SEL_NONE ? TT_SEL_EXACT : sel;
 
 	TTData d;
 	int ttmove = TT_NO_MOVE;
 	if (tt_probe(sh->tt, b.p, b.o, &d)) {
 		ttmove = d.move;
-		if (!pvnode && d.depth >= depth && d.sel >= sel) {
+		if (!pvnode && d.depth >= depth && d.sel >= tsel) {
 			if (d.lower >= beta)
 				return d.lower;
 			if (d.upper <= alpha)
@@ -607,7 +609,7 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 			break;
 		}
 	}
-	tt_store(sh->tt, b.p, b.o, depth, sel, alpha, beta, best, bestmove);
+	tt_store(sh->tt, b.p, b.o, depth, tsel, alpha, beta, best, bestmove);
 	return best;
 }
 

@@ -57,7 +57,7 @@
 #endif
 
 typedef struct SearchShared {
-	TT *tt;
+	TT *tt;                  /* with nthreads > 1 the caller sets tt->locking */
 	const Evaluator *ev;
 	uint64_t geo;            /* squares of the board */
 	uint64_t corners;        /* its corners (for ordering) */

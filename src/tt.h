@@ -1,64 +1,70 @@
 /*
- * tt.h - the transposition table shared by all search threads.
+ * tt.h - the transposition table: one entry format for the midgame search
+ * (search.c) and the endgame solver (endgame.c), which share an engine's
+ * table.
  *
- * LAYOUT.  The table is an array of 2^k buckets of 64 bytes (one cache
- * line), each holding TT_WAYS = 2 entries of 32 bytes:
+ * LAYOUT.  2^k entries of 32 bytes, two per 64-byte cache line; a position
+ * hashes to an even index i and may live in entry i or i + 1 (a bucket).
+ * An entry holds the FULL position (p, o), so a probe matches only the same
+ * position: a hash collision costs a miss, never a wrong score.
  *
- *   word 0  seq    sequence counter: even = stable, odd = being written
- *   word 1  p      discs of the side to move   } the FULL position, so a
- *   word 2  o      discs of the opponent       } probe can never return
- *                                                the data of another one
- *   word 3  data   bits  0..7   lower bound (int8, discs)
- *                  bits  8..15  upper bound (int8, discs)
- *                  bits 16..23  best move (square 0..63, TT_NO_MOVE = none)
- *                  bits 24..31  depth searched (plies)
- *                  bits 32..39  selectivity (ProbCut level, higher = safer)
- *                  bits 40..47  date (search generation, for aging)
- *                  bits 48..63  epoch (the table's clear count)
+ *   p, o      the position (side to move, opponent)
+ *   data      bits  0..7   lower bound (int8, discs; -127: none)
+ *             bits  8..15  upper bound (int8, discs; 127: none)
+ *             bits 16..23  best move (square), TT_NO_MOVE = none
+ *             bits 24..31  depth searched, plies; a search to the end of
+ *                          the game (every solver entry) has depth >= the
+ *                          empties of the position
+ *             bits 32..39  selectivity: the probable-cut confidence the
+ *                          bounds hold with (index into the t values
+ *                          1.1, 1.5, 2.0, 2.6, 3.3 that probcut.h's users
+ *                          share), TT_SEL_EXACT for no probable cut
+ *             bits 40..47  date: the search that wrote it (aging)
+ *             bits 48..63  epoch: the table's clear count; an entry of
+ *                          another epoch is empty
+ *   seq       version of the bucket (the first entry's counts for both;
+ *             the second's is unused), used only when threads share the
+ *             table: odd while a store is writing the bucket
  *
- * The bucket is chosen by a 64-bit mix of (p, o).  An entry matches a probe
- * only when both p and o are equal, so hash collisions cost a miss, never a
- * wrong score.
+ * A probe returns the bounds with their depth and selectivity; the caller
+ * uses them only when they are at least as deep and as exact as the search
+ * it is doing, and the move always (a shallow or selective result orders
+ * a deeper one).  The solver thus uses the midgame's moves, and the
+ * midgame the solver's exact bounds.
  *
- * CONCURRENCY (lock-free readers, try-lock writers = a per-entry seqlock).
- * Every word is a C11 atomic (plain moves on x86: release stores and
- * acquire loads cost nothing there), so there is no data race in the C11
- * sense and ThreadSanitizer can check it.  A writer claims an entry by a
- * CAS of seq from even s to s + 1; if the CAS fails another thread is
- * writing it and the store is simply dropped (the table is a cache).  It
- * then writes p, o, data (release) and publishes seq = s + 2 (release).
- * A reader loads seq (acquire), the three words (acquire) and reloads seq:
- * it uses the words only when both loads agree and are even, i.e. no write
- * overlapped the read, so a torn entry (p of one position with the data of
- * another) is never returned.
+ * CONCURRENCY.  With `locking` set (more than one thread uses the table),
+ * each bucket is a sequence lock.  A store takes its bucket by moving seq
+ * from even to odd (compare and exchange, spinning while another store
+ * holds it), writes, and releases it with the next even value.  A probe
+ * takes no lock and writes nothing: it reads seq, the entries, then seq
+ * again, and a bucket that was being written meanwhile (an odd or changed
+ * seq) reads as a miss.  So a probe never sees half of one store and half
+ * of another, and probes (most table traffic: the solver's enhanced
+ * transposition cutoff probes every child) neither wait nor pull the cache
+ * line away from the other threads.  Every field is atomic (acquire loads,
+ * release stores: plain moves on x86), so there is no data race in the
+ * C11 sense.  Without `locking` seq is not touched.  Whoever starts a
+ * search or solve on the table sets `locking` for its thread count.
  *
- * REPLACEMENT.  A store first looks for the same position in the bucket:
- *  - found with the same (depth, selectivity): the bounds are intersected
- *    (merged) with the new ones, or replaced when they contradict;
- *  - found with a smaller (depth, selectivity): overwritten;
- *  - found with a larger one: only refreshed when the new search is at
- *    least as deep (never downgraded), i.e. left alone.
- * Otherwise the victim is, in order: an entry of an older date (a previous
- * search), then the entry of smallest depth.  tt_new_search() advances the
- * date so that entries of earlier searches are replaced first.
+ * REPLACEMENT.  A store to a position already in the bucket compares
+ * (depth, selectivity): a smaller pair leaves the entry alone, an equal
+ * one intersects the bounds (or replaces them when they contradict), a
+ * larger one replaces them; the old move stays when the new store has
+ * none.  Otherwise the first entry of the bucket is replaced when it is
+ * empty, of an earlier search (date) or shallower than the new result, else
+ * the second: the first keeps deep results, the second takes the rest.
  *
  * MEMORY.  tt_init() maps the table (util_alloc_large) and writes none of
- * it: fresh anonymous pages read as zero, an all-zero entry is empty, and
- * pages are faulted in by the first search that touches them (or before,
- * by the engine's background pre-faulting between searches: util.h), so
- * a table of many GiB costs no start-up time.  tt_clear() does not write
- * the table either: it advances the epoch, and an entry of another epoch
- * reads as empty to probes and stores alike (exactly as after a memset,
- * so search results do not change); only when the 16-bit epoch wraps,
- * after 65535 clears, are the pages handed back to the system
- * (util_zero_large).
+ * it: fresh anonymous pages read as zero, an all-zero entry is empty (epoch
+ * 0), and pages are faulted in by the first search that touches them (or
+ * before, by an engine's background pre-faulting between searches: util.h),
+ * so a table of many GiB costs no start-up time.  tt_clear() does not write
+ * the table either: it advances the epoch; only when the 16-bit epoch wraps
+ * are the pages handed back to the system (util_zero_large).
  *
- * BUDGET.  An engine's --hash of N MiB (engine_set_hash_mb) is the total
- * of this table and the endgame solver's (endgame.h), split by
- * engine_hash_split(): the midgame table gets the largest power of two
- * below N (N/2 when N is a power of two), the solver's table the largest
- * power of two that fits in the rest.  64 MiB: 32 + 32; 100 MiB: 64 + 32;
- * 4096 MiB: 2048 + 2048; 1 MiB: 0.5 + 0.5.
+ * An engine has one table of its whole --hash budget (engine.h); the solver
+ * adds small per-thread tables of the same format for the nodes near the
+ * leaves (endgame.h).
  */
 #ifndef EMILIA_TT_H
 #define EMILIA_TT_H
@@ -68,27 +74,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_WAYS 2
 #define TT_NO_MOVE 255
+#define TT_SEL_EXACT 255
 #define TT_DEFAULT_MB 64
 #define TT_MAX_MB 65536
+#define TT_EPOCH_MAX 0xFFFF
+#define TT_MIN_ENTRIES 2048 /* 64 KB */
 
 typedef struct TTEntry {
-	_Atomic uint64_t seq;
-	_Atomic uint64_t p;
-	_Atomic uint64_t o;
+	_Atomic uint64_t p, o;
 	_Atomic uint64_t data;
+	atomic_uint seq;        /* even: free, odd: a store is writing (first entry of a bucket) */
+	uint32_t pad;
 } TTEntry;
 
 typedef struct TT {
-	TTEntry *entries;   /* nbuckets * TT_WAYS, 64-byte aligned */
-	uint64_t mask;      /* nbuckets - 1 */
+	TTEntry *entries;
+	uint64_t mask;      /* number of entries - 1; even indices start buckets */
 	size_t bytes;
-	unsigned date;      /* 1..255, written only between searches */
+	unsigned date;      /* 1..255: the search generation (aging) */
 	unsigned epoch;     /* 1..TT_EPOCH_MAX: entries of another epoch are empty */
+	bool locking;       /* several threads use the table */
 } TT;
-
-#define TT_EPOCH_MAX 0xFFFF
 
 /* What a probe returns. */
 typedef struct TTData {
@@ -98,32 +105,140 @@ typedef struct TTData {
 	int sel;
 } TTData;
 
-/* Allocate a table of at most `mb` megabytes (a power-of-two number of
- * buckets, at least one); false when it cannot be allocated (t untouched).
- * Nothing is written: the pages fault in when searches use them. */
-bool tt_init(TT *t, int mb);
-/* The same with the size in bytes (at most TT_MAX_MB MiB). */
+/* Bytes of the table tt_init_bytes(t, bytes) makes: the largest
+ * power-of-two number of entries that fits, at least TT_MIN_ENTRIES. */
+uint64_t tt_size_for(uint64_t bytes);
+/* Map a table of tt_size_for(bytes) bytes (at most TT_MAX_MB MiB); false
+ * when it cannot be mapped (t untouched).  Nothing is written. */
 bool tt_init_bytes(TT *t, uint64_t bytes);
+/* The same with `mb` MiB (at least 1). */
+bool tt_init(TT *t, int mb);
 void tt_free(TT *t);
 /* Empty the table (a new epoch: O(1)); no search may be running. */
 void tt_clear(TT *t);
 /* Start a new search generation; no search may be running. */
 void tt_new_search(TT *t);
 
-/* Look (p, o) up; true and *d filled when present. */
-bool tt_probe(const TT *t, uint64_t p, uint64_t o, TTData *d);
-
-/* Record the result `score` of a search of (p, o) with window (alpha,
- * beta) at depth/sel with best move `move` (or TT_NO_MOVE). */
-void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel,
-              int alpha, int beta, int score, int move);
-
-/* Bucket index of (p, o): a multiply-xorshift mix of both words. */
-static inline uint64_t tt_index(const TT *t, uint64_t p, uint64_t o)
+static inline uint64_t tt_hash(uint64_t p, uint64_t o)
 {
 	uint64_t h = p * 0x9E3779B97F4A7C15ULL ^ (o + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
-	h ^= h >> 31;
-	return h & t->mask;
+	return h ^ (h >> 31);
+}
+
+static inline TTEntry *tt_bucket(const TT *t, uint64_t p, uint64_t o)
+{
+	return &t->entries[tt_hash(p, o) & t->mask & ~1ULL];
+}
+
+/* Start loading the bucket of (p, o) into the cache. */
+static inline void tt_prefetch(const TT *t, uint64_t p, uint64_t o)
+{
+	__builtin_prefetch(tt_bucket(t, p, o));
+}
+
+static inline uint64_t tt_pack(const TT *t, int lower, int upper, int move, int depth, int sel)
+{
+	return (uint64_t)(uint8_t)lower | (uint64_t)(uint8_t)upper << 8 | (uint64_t)(uint8_t)move << 16 |
+	       (uint64_t)(uint8_t)depth << 24 | (uint64_t)(uint8_t)sel << 32 | (uint64_t)(uint8_t)t->date << 40 |
+	       (uint64_t)(t->epoch & TT_EPOCH_MAX) << 48;
+}
+
+static inline TTData tt_unpack(uint64_t w)
+{
+	TTData d = { (int8_t)(w & 0xFF), (int8_t)(w >> 8 & 0xFF), (int)(w >> 16 & 0xFF), (int)(w >> 24 & 0xFF),
+	             (int)(w >> 32 & 0xFF) };
+	return d;
+}
+
+/* An entry of the current epoch (else it is empty). */
+static inline bool tt_live(const TT *t, uint64_t w)
+{
+	return (unsigned)(w >> 48) == t->epoch;
+}
+
+#define TT_LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
+#define TT_STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
+
+/* Look (p, o) up; true and *d filled when present. */
+static inline bool tt_probe(const TT *t, uint64_t p, uint64_t o, TTData *d)
+{
+	TTEntry *b = tt_bucket(t, p, o);
+	unsigned seq = 0;
+	if (t->locking) {
+		seq = atomic_load_explicit(&b->seq, memory_order_acquire);
+		if (seq & 1)
+			return false; /* a store is writing the bucket */
+	}
+	for (int i = 0; i < 2; i++) {
+		const TTEntry *e = &b[i];
+		if (TT_LOAD(e->p) != p || TT_LOAD(e->o) != o)
+			continue;
+		const uint64_t w = TT_LOAD(e->data);
+		if (!tt_live(t, w))
+			continue;
+		if (t->locking && atomic_load_explicit(&b->seq, memory_order_relaxed) != seq)
+			return false; /* written meanwhile */
+		*d = tt_unpack(w);
+		return true;
+	}
+	return false;
+}
+
+/* Record the result `score` of a search of (p, o) with window (alpha,
+ * beta) at depth/sel with best move `move` (or TT_NO_MOVE): a lower bound
+ * when score >= beta, an upper one when score <= alpha, else exact. */
+static inline void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel, int alpha, int beta, int score,
+                            int move)
+{
+	TTEntry *b = tt_bucket(t, p, o);
+	int lo = score > alpha ? score : -127, hi = score < beta ? score : 127;
+	if (move < 0 || move > 63)
+		move = TT_NO_MOVE;
+	unsigned seq = 0;
+	if (t->locking) {
+		for (;;) {
+			seq = atomic_load_explicit(&b->seq, memory_order_relaxed);
+			if (!(seq & 1) && atomic_compare_exchange_weak_explicit(&b->seq, &seq, seq + 1,
+			                                                        memory_order_acquire,
+			                                                        memory_order_relaxed))
+				break;
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		TTEntry *e = &b[i];
+		if (TT_LOAD(e->p) != p || TT_LOAD(e->o) != o)
+			continue;
+		const uint64_t w = TT_LOAD(e->data);
+		if (!tt_live(t, w))
+			continue;
+		TTData d = tt_unpack(w);
+		if (depth < d.depth || (depth == d.depth && sel < d.sel))
+			goto done; /* keep the deeper or more exact result */
+		if (depth > d.depth || sel > d.sel || lo > d.upper || hi < d.lower) {
+			d.lower = lo;
+			d.upper = hi;
+		} else {
+			if (lo > d.lower)
+				d.lower = lo;
+			if (hi < d.upper)
+				d.upper = hi;
+		}
+		if (move != TT_NO_MOVE)
+			d.move = move;
+		TT_STORE(e->data, tt_pack(t, d.lower, d.upper, d.move, depth, sel));
+		goto done;
+	}
+	/* victim: the first entry when empty, older or shallower, else the second */
+	const uint64_t w0 = TT_LOAD(b[0].data);
+	TTEntry *v = !tt_live(t, w0) || (unsigned)(w0 >> 40 & 0xFF) != t->date || (int)(w0 >> 24 & 0xFF) < depth
+	                     ? &b[0]
+	                     : &b[1];
+	TT_STORE(v->p, p);
+	TT_STORE(v->o, o);
+	TT_STORE(v->data, tt_pack(t, lo, hi, move, depth, sel));
+done:
+	if (t->locking)
+		atomic_store_explicit(&b->seq, seq + 2, memory_order_release);
 }
 
 #endif

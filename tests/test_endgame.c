@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "endgame.h"
-#include "endgame_tt.h"
+#include "tt.h"
 #include "game.h"
 #include "text.h"
 
@@ -483,46 +483,62 @@ START_TEST(cli_accepts_a_line_or_a_transcript)
 }
 END_TEST
 
-/* Bounds of a selective (pre-)search are tagged with its level: a probe at
- * a more exact level sees only the move; a more exact store replaces them;
- * a less exact store never overwrites exact bounds. */
+/* Bounds of a selective (pre-)search are tagged with its level: a probe
+ * asking for more exactness gets them only as a move; a more exact store
+ * replaces them; a less exact store never overwrites exact bounds.  The
+ * solver and the midgame search share the format (tt.h): a midgame entry
+ * that did not reach the end of the game gives the solver only its move,
+ * and the solver's exact entries answer the midgame's probes. */
 START_TEST(table_keeps_selective_bounds_apart)
 {
-	EndgameTT t;
-	ck_assert(endgame_tt_init(&t, 1));
-	endgame_tt_new_solve(&t);
+	TT t;
+	ck_assert(tt_init(&t, 1));
 	const uint64_t p = 0x0000001008000000ULL, o = 0x0000000810000000ULL;
-	int lo, hi, mv;
-	/* level 2 search of window (0, 10) failed high with 12, best move 19 */
-	endgame_tt_store(&t, p, o, 60, 2, 0, 10, 12, 19);
-	ck_assert(endgame_tt_probe(&t, p, o, 2, &lo, &hi, &mv));
-	ck_assert_int_eq(lo, 12);
-	ck_assert_int_eq(hi, 127);
-	ck_assert_int_eq(mv, 19);
-	ck_assert(endgame_tt_probe(&t, p, o, 1, &lo, &hi, &mv));
-	ck_assert_int_eq(lo, 12);
-	ck_assert(endgame_tt_probe(&t, p, o, ENDGAME_TT_EXACT, &lo, &hi, &mv));
-	ck_assert_int_eq(lo, -127);
-	ck_assert_int_eq(hi, 127);
-	ck_assert_int_eq(mv, 19);
+	TTData d;
+	/* level 2 search of window (0, 10) at 60 empties failed high with 12, best move 19 */
+	tt_store(&t, p, o, 60, 2, 0, 10, 12, 19);
+	ck_assert(tt_probe(&t, p, o, &d));
+	ck_assert_int_eq(d.lower, 12);
+	ck_assert_int_eq(d.upper, 127);
+	ck_assert_int_eq(d.move, 19);
+	ck_assert_int_eq(d.depth, 60);
+	ck_assert_int_eq(d.sel, 2);
 	/* exact: score <= 4 (contradicts the selective bound: replaces it) */
-	endgame_tt_store(&t, p, o, 60, ENDGAME_TT_EXACT, 4, 10, 4, 26);
-	ck_assert(endgame_tt_probe(&t, p, o, ENDGAME_TT_EXACT, &lo, &hi, &mv));
-	ck_assert_int_eq(lo, -127);
-	ck_assert_int_eq(hi, 4);
-	ck_assert_int_eq(mv, 26);
+	tt_store(&t, p, o, 60, TT_SEL_EXACT, 4, 10, 4, 26);
+	ck_assert(tt_probe(&t, p, o, &d));
+	ck_assert_int_eq(d.lower, -127);
+	ck_assert_int_eq(d.upper, 4);
+	ck_assert_int_eq(d.move, 26);
+	ck_assert_int_eq(d.sel, TT_SEL_EXACT);
 	/* a later selective result does not touch the exact entry */
-	endgame_tt_store(&t, p, o, 60, 3, 20, 30, 40, 37);
-	ck_assert(endgame_tt_probe(&t, p, o, ENDGAME_TT_EXACT, &lo, &hi, &mv));
-	ck_assert_int_eq(lo, -127);
-	ck_assert_int_eq(hi, 4);
-	ck_assert_int_eq(mv, 26);
-	/* an exact lower bound intersects */
-	endgame_tt_store(&t, p, o, 60, ENDGAME_TT_EXACT, -10, -2, -2, 26);
-	ck_assert(endgame_tt_probe(&t, p, o, 4, &lo, &hi, &mv));
-	ck_assert_int_eq(lo, -2);
-	ck_assert_int_eq(hi, 4);
-	endgame_tt_free(&t);
+	tt_store(&t, p, o, 60, 3, 20, 30, 40, 37);
+	ck_assert(tt_probe(&t, p, o, &d));
+	ck_assert_int_eq(d.upper, 4);
+	ck_assert_int_eq(d.move, 26);
+	ck_assert_int_eq(d.sel, TT_SEL_EXACT);
+	/* nor does a shallower (midgame) one */
+	tt_store(&t, p, o, 12, TT_SEL_EXACT, -64, 64, 30, 37);
+	ck_assert(tt_probe(&t, p, o, &d));
+	ck_assert_int_eq(d.upper, 4);
+	ck_assert_int_eq(d.depth, 60);
+	/* an exact lower bound intersects; a store without a move keeps the old one */
+	tt_store(&t, p, o, 60, TT_SEL_EXACT, -10, -2, -2, TT_NO_MOVE);
+	ck_assert(tt_probe(&t, p, o, &d));
+	ck_assert_int_eq(d.lower, -2);
+	ck_assert_int_eq(d.upper, 4);
+	ck_assert_int_eq(d.move, 26);
+	/* another position: a depth-6 midgame result, then the solver's exact one replaces it */
+	const uint64_t q = 0x0000000018000000ULL, r = 0x0000240000240000ULL;
+	tt_store(&t, q, r, 6, 1, -64, 64, 8, 44);
+	ck_assert(tt_probe(&t, q, r, &d));
+	ck_assert_int_eq(d.depth, 6);
+	tt_store(&t, q, r, 58, TT_SEL_EXACT, -64, 64, -6, TT_NO_MOVE);
+	ck_assert(tt_probe(&t, q, r, &d));
+	ck_assert_int_eq(d.depth, 58);
+	ck_assert_int_eq(d.lower, -6);
+	ck_assert_int_eq(d.upper, -6);
+	ck_assert_int_eq(d.move, 44);
+	tt_free(&t);
 }
 END_TEST
 

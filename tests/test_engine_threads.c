@@ -65,6 +65,7 @@ START_TEST(threads_tt_contention)
 {
 	TT tt;
 	ck_assert(tt_init(&tt, 1));
+	tt.locking = true;
 	/* 1 MB = 16384 buckets; 4096 keys keep several threads on the same lines */
 	Hammer h[4];
 	pthread_t tid[4];
@@ -105,6 +106,7 @@ START_TEST(threads_split_points_exact)
 	enum { THREADS = 3 };
 	TT tt;
 	ck_assert(tt_init(&tt, 16));
+	tt.locking = true;
 	SearchShared sh;
 	SearchThread th[THREADS];
 	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);

@@ -169,7 +169,7 @@ START_TEST(test_engine_refuses_above_available)
 		}
 		/* the old budget is kept and the engine still plays */
 		ck_assert_int_eq(engine_hash_mb(e), 16);
-		ck_assert_uint_eq(engine_endgame_bytes(e), 8 * MIB);
+		ck_assert_uint_eq(engine_table_bytes(e), 16 * MIB);
 	} else {
 		const uint64_t rss = test_status_bytes("VmRSS");
 		ck_assert(engine_set_hash_mb(e, 65536));
@@ -209,12 +209,16 @@ START_TEST(test_tt_init_writes_nothing)
 	ck_assert_uint_ge(r, 1);
 	ck_assert_uint_le(r, 512);
 	tt_free(&t);
-	/* sizes in bytes: the largest power-of-two number of 64-byte buckets */
+	/* sizes in bytes: the largest power-of-two number of 32-byte entries,
+	 * at least 64 KB */
 	ck_assert(tt_init_bytes(&t, 512 * 1024));
 	ck_assert_uint_eq(t.bytes, 512 * 1024);
 	tt_free(&t);
+	ck_assert(tt_init_bytes(&t, 700 * 1024));
+	ck_assert_uint_eq(t.bytes, 512 * 1024);
+	tt_free(&t);
 	ck_assert(tt_init_bytes(&t, 100));
-	ck_assert_uint_eq(t.bytes, 64);
+	ck_assert_uint_eq(t.bytes, 64 * 1024);
 	tt_free(&t);
 	ck_assert(!tt_init_bytes(&t, ((uint64_t)TT_MAX_MB + 1) * MIB));
 }
@@ -387,7 +391,7 @@ START_TEST(test_engine_tables_prefaulted)
 	Engine *e = engine_new();
 	ck_assert(e != NULL);
 	ck_assert(engine_set_hash_mb(e, 256));
-	/* 128 MiB of midgame table and 128 MiB of solver's table */
+	/* one table of 256 MiB */
 	const struct timespec ms = { 0, 10000000 };
 	uint64_t rss = 0;
 	for (int i = 0; i < 3000 && (rss = test_status_bytes("VmRSS")) < rss0 + 250 * MIB; i++)
@@ -404,34 +408,27 @@ END_TEST
 
 /* ---- one budget ------------------------------------------------------ */
 
-START_TEST(test_hash_split)
+START_TEST(test_hash_one_table)
 {
+	/* the engine's one table: the largest power of two in the budget */
 	static const struct {
 		int mb;
-		uint64_t mid, eg;
+		uint64_t bytes;
 	} cases[] = {
-		{ 1, MIB / 2, MIB / 2 },     { 2, MIB, MIB },         { 3, 2 * MIB, MIB },
-		{ 16, 8 * MIB, 8 * MIB },    { 64, 32 * MIB, 32 * MIB }, { 100, 64 * MIB, 32 * MIB },
-		{ 1000, 512 * MIB, 256 * MIB }, { 1024, 512 * MIB, 512 * MIB },
-		{ 4096, 2048 * MIB, 2048 * MIB }, { 6000, 4096 * MIB, 1024 * MIB },
-		{ 65536, 32768 * MIB, 32768 * MIB },
+		{ 1, MIB }, { 2, 2 * MIB }, { 3, 2 * MIB }, { 64, 64 * MIB }, { 100, 64 * MIB }, { 1024, 1024 * MIB },
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		uint64_t mid = 0, eg = 0;
-		engine_hash_split(cases[i].mb, &mid, &eg);
-		ck_assert_uint_eq(mid, cases[i].mid);
-		ck_assert_uint_eq(eg, cases[i].eg);
-		ck_assert_uint_le(mid + eg, (uint64_t)cases[i].mb * MIB);
-	}
 	Engine *e = engine_new();
 	ck_assert(e != NULL);
 	ck_assert_int_eq(engine_hash_mb(e), TT_DEFAULT_MB);
-	ck_assert_uint_eq(engine_endgame_bytes(e), 32 * MIB);
-	ck_assert(engine_set_hash_mb(e, 100));
-	ck_assert_uint_eq(engine_endgame_bytes(e), 32 * MIB);
+	ck_assert_uint_eq(engine_table_bytes(e), TT_DEFAULT_MB * MIB);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert(engine_set_hash_mb(e, cases[i].mb));
+		ck_assert_int_eq(engine_hash_mb(e), cases[i].mb);
+		ck_assert_uint_eq(engine_table_bytes(e), cases[i].bytes);
+	}
+	/* the engine's solves use its table: an exact search is still right,
+	 * and so is the next one, which finds the first one's entries */
 	ck_assert(engine_set_hash_mb(e, 1));
-	ck_assert_uint_eq(engine_endgame_bytes(e), MIB / 2);
-	/* the engine's solves use its share: an exact search is still right */
 	Game g;
 	ObfPosition pos;
 	char err[TEXT_ERR];
@@ -439,12 +436,14 @@ START_TEST(test_hash_split)
 	game_init(&g, 8, VARIANT_NORMAL);
 	game_set(&g, pos.board, pos.side);
 	EngineLimits lim = test_depth_limits(60);
-	EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
-	ck_assert(r.exact);
-	ck_assert_int_eq(r.score, 18);
-	ck_assert_int_eq(r.move, text_parse_square("g8", 8));
+	for (int i = 0; i < 2; i++) {
+		EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
+		ck_assert(r.exact);
+		ck_assert_int_eq(r.score, 18);
+		ck_assert_int_eq(r.move, text_parse_square("g8", 8));
+	}
 	engine_free(e);
-	/* the solver's table sizes */
+	/* the sizes of a solver's own table */
 	ck_assert_uint_eq(endgame_table_size_for(0), 128 * MIB);
 	ck_assert_uint_eq(endgame_table_size_for(MIB / 2), MIB / 2);
 	ck_assert_uint_eq(endgame_table_size_for(100 * MIB), 64 * MIB);
@@ -470,7 +469,7 @@ static int resize_child(void)
 	Engine *e = engine_new();
 	if (!e || !engine_set_hash_mb(e, 256) || engine_hash_mb(e) != 256)
 		return 1;
-	/* room for one set of 256 MiB of tables (+2 x 2 MiB of alignment)
+	/* room for one table of 256 MiB (+2 MiB of alignment)
 	 * and 200 MiB more: the same size again fits only when the old
 	 * tables go before the new ones come */
 	set_as_limit(test_status_bytes("VmSize") + 200 * MIB);
@@ -480,7 +479,7 @@ static int resize_child(void)
 	set_as_limit(test_status_bytes("VmSize") + 100 * MIB);
 	if (engine_set_hash_mb(e, 1024))
 		return 3;
-	if (engine_hash_mb(e) != 256 || engine_endgame_bytes(e) != 128 * MIB)
+	if (engine_hash_mb(e) != 256 || engine_table_bytes(e) != 256 * MIB)
 		return 4;
 	if (strcmp(engine_hash_error(e), "cannot allocate 1024 MiB of hash"))
 		return 5;
@@ -488,7 +487,7 @@ static int resize_child(void)
 	set_as_limit(test_status_bytes("VmSize") - 100 * MIB);
 	if (engine_set_hash_mb(e, 1024))
 		return 6;
-	if (engine_hash_mb(e) != 128 || engine_endgame_bytes(e) != 64 * MIB)
+	if (engine_hash_mb(e) != 128 || engine_table_bytes(e) != 128 * MIB)
 		return 7;
 	if (strcmp(engine_hash_error(e), "cannot allocate 1024 MiB of hash (using 128 MiB)"))
 		return 8;
@@ -653,7 +652,7 @@ static Suite *memory_suite(void)
 	MEM_ADD(test_prefault_keeps_content);
 	MEM_ADD(test_prefault_waits_for_searches);
 	MEM_ADD(test_engine_tables_prefaulted);
-	MEM_ADD(test_hash_split);
+	MEM_ADD(test_hash_one_table);
 	MEM_ADD(test_resize_frees_first_and_falls_back);
 	MEM_ADD(test_solve_refuses_above_available);
 	MEM_ADD(test_solve_says_smaller_table);

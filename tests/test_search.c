@@ -92,7 +92,7 @@ START_TEST(tt_never_returns_another_position)
 		if (tt_probe(&tt, os[i], ps[i], &d2))
 			ck_assert_msg(0, "hit for a position never stored");
 	}
-	/* the last stores are all still there (2 ways per bucket) */
+	/* both ways of the buckets hold entries */
 	ck_assert(hits > 16384);
 	tt_free(&tt);
 }
