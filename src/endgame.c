@@ -689,21 +689,29 @@ static inline TT *eg_table_for(const Searcher *s, int n)
 
 /* Look (p, o), with n empties, up: true with its bounds and move when
  * present; bounds of a search that did not reach the end of the game or
- * was less exact than `sel` read as (-127, 127). */
-static inline bool eg_probe(const TT *t, uint64_t p, uint64_t o, int n, int sel, int *lower, int *upper, int *move)
+ * was less exact than `sel` read as (-127, 127).  need = n << 8 | sel:
+ * an entry's depth never exceeds its empties (tt.h), so one compare of
+ * its depth and selectivity bits tells both. */
+static inline bool eg_probe(const TT *t, uint64_t p, uint64_t o, unsigned need, int *lower, int *upper, int *move)
 {
-	TTData d;
-	if (!tt_probe(t, p, o, &d))
+	uint64_t w;
+	if (!tt_probe_word(t, p, o, &w))
 		return false;
-	if (d.sel >= sel && d.depth >= n) {
-		*lower = d.lower;
-		*upper = d.upper;
+	if ((unsigned)(w >> 24 & 0xFFFF) >= need) {
+		*lower = (int8_t)(w & 0xFF);
+		*upper = (int8_t)(w >> 8 & 0xFF);
 	} else {
 		*lower = -127;
 		*upper = 127;
 	}
-	*move = d.move;
+	*move = (int)(w >> 16 & 0xFF);
 	return true;
+}
+
+/* eg_probe's `need` for n empties at selectivity sel. */
+static inline unsigned eg_need(int n, int sel)
+{
+	return (unsigned)n << 8 | (unsigned)sel;
 }
 
 /* Fill the move list of (p, o) with flips and ordering values. */
@@ -901,7 +909,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 	int ttmove = TT_NO_MOVE;
 	if (feat & ENDGAME_F_TT) {
 		int lo, hi;
-		if (eg_probe(eg_table_for(s, n), p, o, n, sh->sel, &lo, &hi, &ttmove)) {
+		if (eg_probe(eg_table_for(s, n), p, o, eg_need(n, sh->sel), &lo, &hi, &ttmove)) {
 			if (lo >= beta)
 				return lo;
 			if (hi <= alpha)
@@ -943,10 +951,11 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		/* enhanced transposition cutoff: a child already known to be good enough */
 		if ((feat & (ENDGAME_F_ETC | ENDGAME_F_TT)) == (ENDGAME_F_ETC | ENDGAME_F_TT) && n >= EG_ETC_MIN) {
 			const TT *ct = eg_table_for(s, n - 1);
+			const unsigned cneed = eg_need(n - 1, sh->sel);
 			for (int i = 0; i < k; i++) {
 				int lo, hi, mv;
 				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
-				if (eg_probe(ct, cp, co, n - 1, sh->sel, &lo, &hi, &mv) && -hi >= beta) {
+				if (eg_probe(ct, cp, co, cneed, &lo, &hi, &mv) && -hi >= beta) {
 					tt_store(eg_table_for(s, n), p, o, n, sh->sel, alpha, beta, -hi, list[i].sq);
 					return -hi;
 				}

@@ -3,6 +3,11 @@
 #include "tt.h"
 #include "util.h"
 
+static void tt_restamp(TT *t)
+{
+	t->stamp = (uint64_t)(t->date & 0xFF) << 40 | (uint64_t)(t->epoch & TT_EPOCH_MAX) << 48;
+}
+
 uint64_t tt_size_for(uint64_t bytes)
 {
 	uint64_t n = TT_MIN_ENTRIES;
@@ -28,6 +33,7 @@ bool tt_init_bytes(TT *t, uint64_t bytes)
 	t->bytes = (size_t)size;
 	t->date = 1;
 	t->epoch = 1;
+	tt_restamp(t);
 	t->locking = false;
 	return true;
 }
@@ -63,9 +69,11 @@ void tt_clear(TT *t)
 	}
 	t->epoch++;
 	t->date = 1;
+	tt_restamp(t);
 }
 
 void tt_new_search(TT *t)
 {
 	t->date = t->date >= 255 ? 1 : t->date + 1;
+	tt_restamp(t);
 }

@@ -12,13 +12,17 @@
  *   data      bits  0..7   lower bound (int8, discs; -127: none)
  *             bits  8..15  upper bound (int8, discs; 127: none)
  *             bits 16..23  best move (square), TT_NO_MOVE = none
- *             bits 24..31  depth searched, plies; a search to the end of
- *                          the game (every solver entry) has depth >= the
- *                          empties of the position
- *             bits 32..39  selectivity: the probable-cut confidence the
+ *             bits 24..31  selectivity: the probable-cut confidence the
  *                          bounds hold with (index into the t values
  *                          1.1, 1.5, 2.0, 2.6, 3.3 that probcut.h's users
  *                          share), TT_SEL_EXACT for no probable cut
+ *             bits 32..39  depth searched, plies, never more than the
+ *                          empties of the position; a search to the end
+ *                          of the game (every solver entry) has depth =
+ *                          empties.  So bits 24..39 of an entry of a
+ *                          position with n empties are >= (n << 8 | s)
+ *                          exactly when it reached the end of the game
+ *                          with selectivity >= s (tt_probe_word's users).
  *             bits 40..47  date: the search that wrote it (aging)
  *             bits 48..63  epoch: the table's clear count; an entry of
  *                          another epoch is empty
@@ -94,6 +98,7 @@ typedef struct TT {
 	size_t bytes;
 	unsigned date;      /* 1..255: the search generation (aging) */
 	unsigned epoch;     /* 1..TT_EPOCH_MAX: entries of another epoch are empty */
+	uint64_t stamp;     /* date << 40 | epoch << 48: the high bits of a new entry */
 	bool locking;       /* several threads use the table */
 } TT;
 
@@ -139,28 +144,28 @@ static inline void tt_prefetch(const TT *t, uint64_t p, uint64_t o)
 static inline uint64_t tt_pack(const TT *t, int lower, int upper, int move, int depth, int sel)
 {
 	return (uint64_t)(uint8_t)lower | (uint64_t)(uint8_t)upper << 8 | (uint64_t)(uint8_t)move << 16 |
-	       (uint64_t)(uint8_t)depth << 24 | (uint64_t)(uint8_t)sel << 32 | (uint64_t)(uint8_t)t->date << 40 |
-	       (uint64_t)(t->epoch & TT_EPOCH_MAX) << 48;
+	       (uint64_t)(uint8_t)sel << 24 | (uint64_t)(uint8_t)depth << 32 | t->stamp;
 }
 
 static inline TTData tt_unpack(uint64_t w)
 {
-	TTData d = { (int8_t)(w & 0xFF), (int8_t)(w >> 8 & 0xFF), (int)(w >> 16 & 0xFF), (int)(w >> 24 & 0xFF),
-	             (int)(w >> 32 & 0xFF) };
+	TTData d = { (int8_t)(w & 0xFF), (int8_t)(w >> 8 & 0xFF), (int)(w >> 16 & 0xFF), (int)(w >> 32 & 0xFF),
+	             (int)(w >> 24 & 0xFF) };
 	return d;
 }
 
 /* An entry of the current epoch (else it is empty). */
 static inline bool tt_live(const TT *t, uint64_t w)
 {
-	return (unsigned)(w >> 48) == t->epoch;
+	return (w >> 48) == (t->stamp >> 48);
 }
 
 #define TT_LOAD(x) atomic_load_explicit(&(x), memory_order_acquire)
 #define TT_STORE(x, v) atomic_store_explicit(&(x), (v), memory_order_release)
 
-/* Look (p, o) up; true and *d filled when present. */
-static inline bool tt_probe(const TT *t, uint64_t p, uint64_t o, TTData *d)
+/* Look (p, o) up; true and *w = its packed data (the layout above) when
+ * present. */
+static inline bool tt_probe_word(const TT *t, uint64_t p, uint64_t o, uint64_t *word)
 {
 	TTEntry *b = tt_bucket(t, p, o);
 	unsigned seq = 0;
@@ -178,22 +183,30 @@ static inline bool tt_probe(const TT *t, uint64_t p, uint64_t o, TTData *d)
 			continue;
 		if (t->locking && atomic_load_explicit(&b->seq, memory_order_relaxed) != seq)
 			return false; /* written meanwhile */
-		*d = tt_unpack(w);
+		*word = w;
 		return true;
 	}
 	return false;
 }
 
+/* Look (p, o) up; true and *d filled when present. */
+static inline bool tt_probe(const TT *t, uint64_t p, uint64_t o, TTData *d)
+{
+	uint64_t w;
+	if (!tt_probe_word(t, p, o, &w))
+		return false;
+	*d = tt_unpack(w);
+	return true;
+}
+
 /* Record the result `score` of a search of (p, o) with window (alpha,
- * beta) at depth/sel with best move `move` (or TT_NO_MOVE): a lower bound
+ * beta) at depth/sel with best move `move` (a square, or TT_NO_MOVE): a lower bound
  * when score >= beta, an upper one when score <= alpha, else exact. */
 static inline void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel, int alpha, int beta, int score,
                             int move)
 {
 	TTEntry *b = tt_bucket(t, p, o);
 	int lo = score > alpha ? score : -127, hi = score < beta ? score : 127;
-	if (move < 0 || move > 63)
-		move = TT_NO_MOVE;
 	unsigned seq = 0;
 	if (t->locking) {
 		for (;;) {
@@ -228,11 +241,10 @@ static inline void tt_store(TT *t, uint64_t p, uint64_t o, int depth, int sel, i
 		TT_STORE(e->data, tt_pack(t, d.lower, d.upper, d.move, depth, sel));
 		goto done;
 	}
-	/* victim: the first entry when empty, older or shallower, else the second */
+	/* victim: the first entry when empty or of an earlier search (its
+	 * epoch or date differs), or shallower, else the second */
 	const uint64_t w0 = TT_LOAD(b[0].data);
-	TTEntry *v = !tt_live(t, w0) || (unsigned)(w0 >> 40 & 0xFF) != t->date || (int)(w0 >> 24 & 0xFF) < depth
-	                     ? &b[0]
-	                     : &b[1];
+	TTEntry *v = (w0 >> 40) != (t->stamp >> 40) || (int)(w0 >> 32 & 0xFF) < depth ? &b[0] : &b[1];
 	TT_STORE(v->p, p);
 	TT_STORE(v->o, o);
 	TT_STORE(v->data, tt_pack(t, lo, hi, move, depth, sel));

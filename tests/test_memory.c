@@ -436,12 +436,15 @@ START_TEST(test_hash_one_table)
 	game_init(&g, 8, VARIANT_NORMAL);
 	game_set(&g, pos.board, pos.side);
 	EngineLimits lim = test_depth_limits(60);
+	uint64_t nodes[2];
 	for (int i = 0; i < 2; i++) {
 		EngineInfo r = engine_search(e, &g, &lim, NULL, NULL);
 		ck_assert(r.exact);
 		ck_assert_int_eq(r.score, 18);
 		ck_assert_int_eq(r.move, text_parse_square("g8", 8));
+		nodes[i] = r.nodes;
 	}
+	ck_assert_uint_lt(nodes[1], nodes[0] / 2);
 	engine_free(e);
 	/* the sizes of a solver's own table */
 	ck_assert_uint_eq(endgame_table_size_for(0), 128 * MIB);
