@@ -241,7 +241,7 @@ typedef struct Shared {
 struct Searcher {
 	_Alignas(64) Shared *sh;
 	SplitNode *sp;                  /* innermost split point worked under */
-	TT *near;                /* own table for nodes near the leaves, or NULL */
+	TT *near;                       /* own table for nodes near the leaves, or NULL */
 	int near_max;                   /* the most empties of a node that uses it */
 	uint64_t nodes;
 	_Atomic uint64_t published;     /* nodes, for progress reports */
@@ -687,31 +687,26 @@ static inline TT *eg_table_for(const Searcher *s, int n)
 	return n <= s->near_max && s->near ? s->near : s->sh->tt;
 }
 
-/* Look (p, o), with n empties, up: true with its bounds and move when
- * present; bounds of a search that did not reach the end of the game or
- * was less exact than `sel` read as (-127, 127).  need = n << 8 | sel:
- * an entry's depth never exceeds its empties (tt.h), so one compare of
- * its depth and selectivity bits tells both. */
+/* Look (p, o) up: true with its bounds and move when present; bounds of
+ * a search that did not reach the end of the game or was less exact than
+ * the solve read as (-127, 127).  need = tt_depth_sel_key(n, sel) for a
+ * position of n empties: an entry's depth never exceeds its empties
+ * (tt.h), so one compare tells both. */
 static inline bool eg_probe(const TT *t, uint64_t p, uint64_t o, unsigned need, int *lower, int *upper, int *move)
 {
 	uint64_t w;
 	if (!tt_probe_word(t, p, o, &w))
 		return false;
-	if ((unsigned)(w >> 24 & 0xFFFF) >= need) {
-		*lower = (int8_t)(w & 0xFF);
-		*upper = (int8_t)(w >> 8 & 0xFF);
+	const TTData d = tt_unpack(w);
+	if (tt_depth_sel(w) >= need) {
+		*lower = d.lower;
+		*upper = d.upper;
 	} else {
 		*lower = -127;
 		*upper = 127;
 	}
-	*move = (int)(w >> 16 & 0xFF);
+	*move = d.move;
 	return true;
-}
-
-/* eg_probe's `need` for n empties at selectivity sel. */
-static inline unsigned eg_need(int n, int sel)
-{
-	return (unsigned)n << 8 | (unsigned)sel;
 }
 
 /* Fill the move list of (p, o) with flips and ordering values. */
@@ -909,7 +904,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 	int ttmove = TT_NO_MOVE;
 	if (feat & ENDGAME_F_TT) {
 		int lo, hi;
-		if (eg_probe(eg_table_for(s, n), p, o, eg_need(n, sh->sel), &lo, &hi, &ttmove)) {
+		if (eg_probe(eg_table_for(s, n), p, o, tt_depth_sel_key(n, sh->sel), &lo, &hi, &ttmove)) {
 			if (lo >= beta)
 				return lo;
 			if (hi <= alpha)
@@ -951,7 +946,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		/* enhanced transposition cutoff: a child already known to be good enough */
 		if ((feat & (ENDGAME_F_ETC | ENDGAME_F_TT)) == (ENDGAME_F_ETC | ENDGAME_F_TT) && n >= EG_ETC_MIN) {
 			const TT *ct = eg_table_for(s, n - 1);
-			const unsigned cneed = eg_need(n - 1, sh->sel);
+			const unsigned cneed = tt_depth_sel_key(n - 1, sh->sel);
 			for (int i = 0; i < k; i++) {
 				int lo, hi, mv;
 				uint64_t cp = o ^ list[i].f, co = p ^ list[i].f ^ bit_of(list[i].sq);
@@ -999,8 +994,8 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		}
 	}
 	if (feat & ENDGAME_F_TT)
-		tt_store(eg_table_for(s, n), p, o, n, n < EG_MPC_MIN ? EG_SEL_EXACT : sh->sel, alpha0, beta,
-		                 best, best_move);
+		tt_store(eg_table_for(s, n), p, o, n, n < EG_MPC_MIN ? EG_SEL_EXACT : sh->sel, alpha0, beta, best,
+		         best_move);
 	return best;
 }
 
@@ -1354,15 +1349,12 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		memset(&own, 0, sizeof own);
 	} else if (tt != given) {
 		tt_clear(tt);
-		tt->locking = nthreads > 1;
 	}
-	/* a shared table locks while this solve's threads use it, and keeps
-	 * the locking its owner set */
-	const bool given_locking = given && given->locking;
-	if (given)
-		given->locking = given_locking || nthreads > 1;
-	/* the part of its own table this solve uses (eg_table_cap) */
+	/* the solve's view of the table: it locks when this solve's threads
+	 * share it or its owner says so (a caller's table is not changed);
+	 * of its own table, only the part sized by eg_table_cap */
 	TT part = *tt;
+	part.locking = nthreads > 1 || (given && given->locking);
 	if (tt != given && part.entries && part.mask + 1 > eg_table_cap(n) / sizeof(TTEntry))
 		part.mask = eg_table_cap(n) / sizeof(TTEntry) - 1;
 	sh.tt = &part;
@@ -1421,8 +1413,6 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		res.nodes += threads[i].nodes;
 	split_pool_destroy(&sh.pool);
 
-	if (given)
-		given->locking = given_locking;
 	if (tt == &own && own.entries)
 		tt_free(&own);
 	if (shared_table)

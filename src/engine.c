@@ -132,7 +132,7 @@ void engine_level_plan(int level, bool timed, int *depth, int *exact_empties, in
  * with nothing allocated, when it cannot be mapped in full.  `prefault`:
  * fault it in in the background (not for engine_new()'s default table,
  * which the protocols replace at once by --hash's). */
-static bool engine_alloc_tables(Engine *e, int mb, bool prefault)
+static bool engine_alloc_table(Engine *e, int mb, bool prefault)
 {
 	TT t;
 	if (!tt_init(&t, mb))
@@ -151,7 +151,7 @@ Engine *engine_new(void)
 	Engine *e = calloc(1, sizeof *e);
 	if (!e)
 		return NULL;
-	if (!(e->eg = endgame_tables_new()) || !engine_alloc_tables(e, TT_DEFAULT_MB, false)) {
+	if (!(e->eg = endgame_tables_new()) || !engine_alloc_table(e, TT_DEFAULT_MB, false)) {
 		endgame_tables_free(e->eg);
 		free(e);
 		return NULL;
@@ -253,7 +253,7 @@ bool engine_set_hash_mb(Engine *e, int mb)
 	e->hash_error[0] = 0;
 	if (util_hash_refused(mb, util_mem_available(), e->hash_error, sizeof e->hash_error)) {
 		/* refused: the old size again (empty) */
-	} else if (engine_alloc_tables(e, mb, true)) {
+	} else if (engine_alloc_table(e, mb, true)) {
 		ok = true;
 	} else {
 		snprintf(e->hash_error, sizeof e->hash_error, "cannot allocate %d MiB of hash", mb);
@@ -264,7 +264,7 @@ bool engine_set_hash_mb(Engine *e, int mb)
 		int s = old < mb ? old : mb / 2;
 		if (s < 1)
 			s = 1;
-		while (!engine_alloc_tables(e, s, true) && s > 1)
+		while (!engine_alloc_table(e, s, true) && s > 1)
 			s /= 2;
 		if (s != old && e->tt.entries) {
 			size_t n = strlen(e->hash_error);

@@ -22,7 +22,7 @@
  *                          empties.  So bits 24..39 of an entry of a
  *                          position with n empties are >= (n << 8 | s)
  *                          exactly when it reached the end of the game
- *                          with selectivity >= s (tt_probe_word's users).
+ *                          with selectivity >= s (tt_depth_sel).
  *             bits 40..47  date: the search that wrote it (aging)
  *             bits 48..63  epoch: the table's clear count; an entry of
  *                          another epoch is empty
@@ -152,6 +152,19 @@ static inline TTData tt_unpack(uint64_t w)
 	TTData d = { (int8_t)(w & 0xFF), (int8_t)(w >> 8 & 0xFF), (int)(w >> 16 & 0xFF), (int)(w >> 32 & 0xFF),
 	             (int)(w >> 24 & 0xFF) };
 	return d;
+}
+
+/* Bits 24..39 of an entry's data, depth << 8 | sel, and the value they
+ * must reach for a search of `depth` plies at selectivity `sel` (compare
+ * with >=; exact for a depth of the position's empties, see LAYOUT). */
+static inline unsigned tt_depth_sel(uint64_t w)
+{
+	return (unsigned)(w >> 24 & 0xFFFF);
+}
+
+static inline unsigned tt_depth_sel_key(int depth, int sel)
+{
+	return (unsigned)depth << 8 | (unsigned)sel;
 }
 
 /* An entry of the current epoch (else it is empty). */
