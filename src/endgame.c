@@ -88,7 +88,20 @@ enum {
 	EG_SHALLOW_MAX = 5,       /* nodes with <= this many empties: no table */
 	EG_ETC_MIN = 12,          /* enhanced transposition cutoff from here */
 	EG_STATIC_SORT_MIN = 14,  /* add the children's static evaluation */
-	EG_SORT_SEARCH_MIN = 20,  /* order by a shallow evaluation search */
+	EG_SORT_SEARCH_MIN = 17,  /* order by a shallow evaluation search */
+	/* ordering weights (eg_order): one reply fewer for the opponent (a
+	 * corner counts twice), an own disc next to a corner that can never
+	 * be flipped, an empty square fewer next to the mover's discs, a disc
+	 * of a child's static evaluation and a disc of its evaluation search.
+	 * A disc of evaluation weighs a quarter to a half of a reply: tuned
+	 * by node counts on FFO #40-#49 and 60 tournament positions of 20-24
+	 * empties (bench/solver-profile.md) */
+	EG_W_MOBILITY = 1 << 10,
+	EG_W_CORNER = 1 << 9,
+	EG_W_POTENTIAL = 1 << 7,
+	EG_W_STATIC = 1 << 8,
+	EG_W_SEARCH = 1 << 9,
+	EG_W_ROOT = 1 << 16,      /* the root: its evaluation search decides */
 	EG_SPLIT_MIN = 14,        /* parallel split points from here */
 	EG_THREADS_MIN = 18,      /* fewer empties: solve with one thread */
 	EG_MAX_MOVES = 34,        /* legal moves never exceed 33 */
@@ -709,9 +722,10 @@ static inline bool eg_probe(const TT *t, uint64_t p, uint64_t o, unsigned need, 
 	return true;
 }
 
-/* Fill the move list of (p, o) with flips and ordering values. */
+/* Fill the move list of (p, o) with flips and ordering values; a disc of
+ * the evaluation search of sort_depth plies weighs search_weight. */
 static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, int ttmove, EgMove *list,
-                    int sort_depth)
+                    int sort_depth, int search_weight)
 {
 	const Shared *sh = s->sh;
 	const bool prefetch = n - 1 > EG_SHALLOW_MAX && (sh->features & ENDGAME_F_TT) && sh->tt->entries;
@@ -732,9 +746,9 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 			tt_prefetch(ct, cp, co);
 		int v = 0;
 		if (sort_depth > 0) {
-			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * (1 << 16);
+			v = -eg_eval_search(s, cp, co, -EG_INF, EG_INF, sort_depth - 1, false) * search_weight;
 		} else if (n >= EG_STATIC_SORT_MIN && (sh->features & ENDGAME_F_SORTSEARCH)) {
-			v = -eval_score(sh->ev, cp, co) * (1 << 7);
+			v = -eval_score(sh->ev, cp, co) * EG_W_STATIC;
 		}
 		if (sh->features & ENDGAME_F_FASTEST) {
 			/* the child's move set, passed down so that it is not generated twice */
@@ -742,7 +756,7 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 			m->om = om;
 			int mob = bit_count(om) + bit_count(om & sh->corners);
 			int pot = bit_count(eg_neighbours(co) & e & ~bit_of(sq));
-			v += -mob * (1 << 10) - pot * (1 << 4) + eg_corner_stability(sh, co) * (1 << 7);
+			v += -mob * EG_W_MOBILITY - pot * EG_W_POTENTIAL + eg_corner_stability(sh, co) * EG_W_CORNER;
 			if (sh->features & ENDGAME_F_PARITY)
 				v += (int)(odd >> sq & 1) << 3;
 		}
@@ -942,7 +956,8 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		list[0].value = 0;
 		k = 1;
 	} else {
-		k = eg_order(s, p, o, moves, n, ttmove, list, (feat & ENDGAME_F_SORTSEARCH) ? eg_sort_depth(n) : 0);
+		k = eg_order(s, p, o, moves, n, ttmove, list, (feat & ENDGAME_F_SORTSEARCH) ? eg_sort_depth(n) : 0,
+		             EG_W_SEARCH);
 		/* enhanced transposition cutoff: a child already known to be good enough */
 		if ((feat & (ENDGAME_F_ETC | ENDGAME_F_TT)) == (ENDGAME_F_ETC | ENDGAME_F_TT) && n >= EG_ETC_MIN) {
 			const TT *ct = eg_table_for(s, n - 1);
@@ -1084,7 +1099,7 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 	EgRoot r;
 	uint64_t moves = board_moves(p, o) & sh->geo;
 	int sd = (sh->features & ENDGAME_F_SORTSEARCH) ? (n >= 14 ? eg_sort_depth(n) + 2 : n >= 8 ? 2 : 0) : 0;
-	r.k = eg_order(s, p, o, moves, n, TT_NO_MOVE, r.list, sd);
+	r.k = eg_order(s, p, o, moves, n, TT_NO_MOVE, r.list, sd, EG_W_ROOT);
 	/* stable full sort (ties by square): a deterministic order */
 	for (int i = 1; i < r.k; i++) {
 		EgMove m = r.list[i];
@@ -1098,7 +1113,7 @@ static int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int be
 	if (!(sh->features & ENDGAME_F_ASPIRATION) || beta - alpha <= 2 || n < 10)
 		return eg_root_pvs(s, p, o, n, &r, alpha, beta, move);
 	/* aspiration around the estimate: the first move's shallow score */
-	int g = r.list[0].value / (1 << 16);
+	int g = r.list[0].value / EG_W_ROOT;
 	if (sd == 0)
 		g = eval_score(sh->ev, p, o);
 	/* selective pre-searches of rising confidence: each leaves best moves
