@@ -679,10 +679,10 @@ static int eg_eval_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 
 /* Plies of the evaluation search that orders the moves of an n-empties
  * node (0: fastest-first and static evaluation only); deeper ordering
- * pays for itself from 26 empties on. */
+ * pays for itself from 24 empties on. */
 static int eg_sort_depth(int n)
 {
-	return n < EG_SORT_SEARCH_MIN ? 0 : n < 26 ? 2 : 3;
+	return n < EG_SORT_SEARCH_MIN ? 0 : n < 24 ? 2 : 3;
 }
 
 /* Own discs near corners that can never be flipped: corners, and edge
