@@ -9,7 +9,7 @@
  *               counting its flips line by line (eg_count_last_flips) since
  *               the board is then full; the 3/4-empty code tries squares
  *               alone in their quadrant first (parity).
- *   n <= EG_SHALLOW_MAX   move generation, odd-quadrant moves first, no table
+ *   n <= EG_SHALLOW_MAX   move generation, moves alone in their quadrant first, no table
  *               (below this size a table costs more than it saves).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (tt.h) with best move, enhanced transposition
@@ -545,14 +545,14 @@ static int eg_solve_4(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	s->nodes++;
 	int x[4], k = 0;
 	if (s->sh->features & ENDGAME_F_PARITY) {
-		/* squares in quadrants with an odd number of empties first */
-		uint64_t odd = 0;
+		/* squares alone in their quadrant first */
+		uint64_t lone = 0;
 		for (int q = 0; q < 4; q++)
-			if (bit_count(e & s->sh->quadrant[q]) & 1)
-				odd |= s->sh->quadrant[q];
-		for (uint64_t m = e & odd; m; m = bit_pop(m))
+			if (bit_count(e & s->sh->quadrant[q]) == 1)
+				lone |= s->sh->quadrant[q];
+		for (uint64_t m = e & lone; m; m = bit_pop(m))
 			x[k++] = bit_first(m);
-		for (uint64_t m = e & ~odd; m; m = bit_pop(m))
+		for (uint64_t m = e & ~lone; m; m = bit_pop(m))
 			x[k++] = bit_first(m);
 	} else {
 		for (uint64_t m = e; m; m = bit_pop(m))
@@ -597,7 +597,7 @@ static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 	}
 }
 
-/* Nodes with few empties: move generation, odd quadrants first. */
+/* Nodes with few empties: move generation, lone-square moves first. */
 static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
 	const Shared *sh = s->sh;
@@ -612,12 +612,14 @@ static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	}
 	uint64_t first = moves, second = 0;
 	if (sh->features & ENDGAME_F_PARITY) {
-		uint64_t e = sh->geo & ~(p | o), odd = 0;
+		/* squares alone in their quadrant first: with 3-1-1 or 3-2
+		 * empties this beats the odd quadrants (bench/solver-profile.md) */
+		uint64_t e = sh->geo & ~(p | o), lone = 0;
 		for (int q = 0; q < 4; q++)
-			if (bit_count(e & sh->quadrant[q]) & 1)
-				odd |= sh->quadrant[q];
-		first = moves & odd;
-		second = moves & ~odd;
+			if (bit_count(e & sh->quadrant[q]) == 1)
+				lone |= sh->quadrant[q];
+		first = moves & lone;
+		second = moves & ~lone;
 	}
 	int best = -EG_INF;
 	for (int pass = 0; pass < 2; pass++) {
