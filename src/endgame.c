@@ -9,8 +9,9 @@
  *               counting its flips line by line (eg_count_last_flips) since
  *               the board is then full; the 3/4-empty code tries squares
  *               alone in their quadrant first (parity).
- *   n <= EG_SHALLOW_MAX   move generation, moves alone in their quadrant first, no table
- *               (below this size a table costs more than it saves).
+ *   n <= EG_SHALLOW_MAX   move generation, moves alone in their quadrant
+ *               first, no table (below this size a table costs more than
+ *               it saves).
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
@@ -426,6 +427,17 @@ static inline int eg_quadrant_of(const Shared *sh, int sq)
 	return (c >= half) | ((r >= half) << 1);
 }
 
+/* The quadrants of the board in which e (the empty squares) has exactly
+ * one square: the parity order plays those squares first. */
+static inline uint64_t eg_lone_quadrants(const Shared *sh, uint64_t e)
+{
+	uint64_t lone = 0;
+	for (int q = 0; q < 4; q++)
+		if (bit_count(e & sh->quadrant[q]) == 1)
+			lone |= sh->quadrant[q];
+	return lone;
+}
+
 static inline __attribute__((always_inline)) int eg_solve_2(Searcher *s, uint64_t p, uint64_t o, int alpha,
                                                              int beta, int x1, int x2)
 {
@@ -546,10 +558,7 @@ static int eg_solve_4(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	int x[4], k = 0;
 	if (s->sh->features & ENDGAME_F_PARITY) {
 		/* squares alone in their quadrant first */
-		uint64_t lone = 0;
-		for (int q = 0; q < 4; q++)
-			if (bit_count(e & s->sh->quadrant[q]) == 1)
-				lone |= s->sh->quadrant[q];
+		const uint64_t lone = eg_lone_quadrants(s->sh, e);
 		for (uint64_t m = e & lone; m; m = bit_pop(m))
 			x[k++] = bit_first(m);
 		for (uint64_t m = e & ~lone; m; m = bit_pop(m))
@@ -614,10 +623,7 @@ static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 	if (sh->features & ENDGAME_F_PARITY) {
 		/* squares alone in their quadrant first: where a quadrant holds
 		 * 3 empties, fewer nodes than odd quadrants first */
-		uint64_t e = sh->geo & ~(p | o), lone = 0;
-		for (int q = 0; q < 4; q++)
-			if (bit_count(e & sh->quadrant[q]) == 1)
-				lone |= sh->quadrant[q];
+		const uint64_t lone = eg_lone_quadrants(sh, sh->geo & ~(p | o));
 		first = moves & lone;
 		second = moves & ~lone;
 	}

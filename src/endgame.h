@@ -59,7 +59,8 @@ typedef struct EndgameOptions {
 
 enum {
 	ENDGAME_F_LASTN = 1 << 0,      /* dedicated code for the last 1-4 empties */
-	ENDGAME_F_PARITY = 1 << 1,     /* parity ordering (squares alone in their quadrant first) */
+	ENDGAME_F_PARITY = 1 << 1,     /* parity ordering: lone squares of a quadrant first up to
+	                                  5 empties, odd quadrants as a tie-break above */
 	ENDGAME_F_TT = 1 << 2,         /* transposition table */
 	ENDGAME_F_STABILITY = 1 << 3,  /* stability cutoffs */
 	ENDGAME_F_ETC = 1 << 4,        /* enhanced transposition cutoff */
