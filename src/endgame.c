@@ -12,6 +12,12 @@
  *   n <= EG_SHALLOW_MAX   move generation, moves alone in their quadrant
  *               first, no table (below this size a table costs more than
  *               it saves).
+ *   n <= EG_LOCAL_MAX, null window (all but a few nodes of that size):
+ *               eg_mid_nws, as Egaroucid does it: stability cutoff, no
+ *               shared table but small tables of the thread's own that
+ *               stay in its cache, looked up for every child before the
+ *               ordering (a known cut returns at once, a known fail is not
+ *               searched), ordering by the opponent's mobility and parity.
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
@@ -87,6 +93,8 @@
 
 enum {
 	EG_SHALLOW_MAX = 5,       /* nodes with <= this many empties: no table */
+	EG_LOCAL_MAX = 10,        /* null-window nodes up to here: eg_mid_nws */
+	EG_LOCAL_BITS = 10,       /* entries of its table per empties count: 2^this */
 	EG_ETC_MIN = 12,          /* enhanced transposition cutoff from here */
 	EG_STATIC_SORT_MIN = 14,  /* add the children's static evaluation */
 	EG_SORT_SEARCH_MIN = 17,  /* order by a shallow evaluation search */
@@ -257,6 +265,7 @@ struct Searcher {
 	SplitNode *sp;                  /* innermost split point worked under */
 	TT *near;                       /* own table for nodes near the leaves, or NULL */
 	int near_max;                   /* the most empties of a node that uses it */
+	struct EgLocal *local;          /* eg_mid_nws's tables, or NULL: no such nodes */
 	uint64_t nodes;
 	_Atomic uint64_t published;     /* nodes, for progress reports */
 	unsigned polls;
@@ -578,14 +587,18 @@ static int eg_solve_4(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, 
 
 static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves);
 static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves);
+static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uint64_t moves);
 
 /* Any node: dispatch on the number of empties.  `moves` is the legal move
  * set of p within the board when the caller computed it while ordering,
  * else EG_MOVES_UNKNOWN. */
 static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
-	if (n > EG_SHALLOW_MAX)
+	if (n > EG_SHALLOW_MAX) {
+		if (n <= EG_LOCAL_MAX && beta == alpha + 1 && s->local)
+			return eg_mid_nws(s, p, o, alpha, n, moves);
 		return eg_search(s, p, o, alpha, beta, n, moves);
+	}
 	if (!(s->sh->features & ENDGAME_F_LASTN) || n > 4)
 		return eg_shallow(s, p, o, alpha, beta, n, moves);
 	uint64_t e = s->sh->geo & ~(p | o);
@@ -789,6 +802,111 @@ static inline void eg_pick(EgMove *list, int i, int k)
 	}
 }
 
+
+/* ---- null-window nodes near the leaves ------------------------------- */
+
+/* The thread's small tables of eg_mid_nws, one per empties count of the
+ * positions stored (EG_SHALLOW_MAX to EG_LOCAL_MAX - 1), indexed by a hash
+ * of the position: 24 KB each, so that they stay in the core's cache.  An
+ * entry is keyed by a child position and bounds the score of the move that
+ * led to it (minus the child's score): [lo, hi] from the mover's side. */
+typedef struct EgLocalEntry {
+	uint64_t p, o;
+	int8_t lo, hi;
+} EgLocalEntry;
+
+typedef struct EgLocal {
+	EgLocalEntry e[EG_LOCAL_MAX - EG_SHALLOW_MAX][1u << EG_LOCAL_BITS];
+} EgLocal;
+
+/* The slot of child (p, o), which has n empties. */
+static inline EgLocalEntry *eg_local_slot(const Searcher *s, int n, uint64_t p, uint64_t o)
+{
+	const uint64_t h = (p * 0x9dda1c54cfe6b6e9ULL) ^ (o * 0xa2e6c0300831e05aULL);
+	return &s->local->e[n - EG_SHALLOW_MAX][h >> (64 - EG_LOCAL_BITS)];
+}
+
+static inline void eg_local_store(EgLocalEntry *t, uint64_t p, uint64_t o, int lo, int hi)
+{
+	t->p = p;
+	t->o = o;
+	t->lo = (int8_t)lo;
+	t->hi = (int8_t)hi;
+}
+
+/* A null-window node (alpha, alpha + 1) with EG_SHALLOW_MAX < n <=
+ * EG_LOCAL_MAX empties, as Egaroucid searches them: no shared table, only
+ * the thread's small tables, consulted for every child before ordering (a
+ * child known to cut is returned at once, a child known to fail is not
+ * searched again); fastest-first ordering by the opponent's mobility
+ * (corners twice), lone-quadrant squares as the tie-break.  Its subtrees
+ * are small, so it neither polls the clock nor watches the stop flag. */
+static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uint64_t moves)
+{
+	const Shared *sh = s->sh;
+	const unsigned feat = sh->features;
+	s->nodes++;
+	if (feat & ENDGAME_F_STABILITY) {
+		const uint64_t who = sh->variant == VARIANT_ANTI ? p : o;
+		if (alpha >= sh->area - 2 * bit_count(who)) {
+			const int hi = sh->area - 2 * bit_count(eg_stable(sh, who, who == p ? o : p));
+			if (hi <= alpha)
+				return hi;
+		}
+	}
+	if (moves == EG_MOVES_UNKNOWN)
+		moves = board_moves(p, o) & sh->geo;
+	if (!moves) {
+		const uint64_t om = board_moves(o, p) & sh->geo;
+		if (!om)
+			return eg_final(sh, p, o);
+		return -eg_mid_nws(s, o, p, -alpha - 1, n, om);
+	}
+	const uint64_t lone = (feat & ENDGAME_F_PARITY) ? eg_lone_quadrants(sh, sh->geo & ~(p | o)) : 0;
+	EgMove list[EG_MAX_MOVES];
+	int k = 0, best = -EG_INF;
+	for (; moves; moves = bit_pop(moves)) {
+		const int sq = bit_first(moves);
+		const uint64_t f = board_flips(p, o, sq);
+		const uint64_t cp = o ^ f, co = p ^ f ^ bit_of(sq);
+		const EgLocalEntry *t = eg_local_slot(s, n - 1, cp, co);
+		if (t->p == cp && t->o == co) {
+			if (t->lo > alpha)
+				return t->lo;
+			if (t->hi <= alpha) {
+				if (t->hi > best)
+					best = t->hi;
+				continue;
+			}
+		}
+		EgMove *m = &list[k++];
+		m->sq = sq;
+		m->f = f;
+		m->om = EG_MOVES_UNKNOWN;
+		int v = (int)(lone >> sq & 1);
+		if (feat & ENDGAME_F_FASTEST) {
+			const uint64_t om = board_moves(cp, co) & sh->geo;
+			m->om = om;
+			v -= (bit_count(om) + bit_count(om & sh->corners)) * 2;
+		}
+		m->value = v;
+	}
+	for (int i = 0; i < k; i++) {
+		eg_pick(list, i, k);
+		const EgMove *m = &list[i];
+		const uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
+		const int v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
+		EgLocalEntry *t = eg_local_slot(s, n - 1, cp, co);
+		if (v > alpha) {
+			eg_local_store(t, cp, co, v, EG_INF);
+			return v;
+		}
+		eg_local_store(t, cp, co, -EG_INF, v);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
 
 /* ---- parallel split points ------------------------------------------ */
 
@@ -1393,6 +1511,15 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		threads[i].id = i;
 		atomic_init(&threads[i].published, 0);
 	}
+	/* eg_mid_nws's tables, empty: their scores hold for this size and
+	 * variant only; without them (no memory) the full node serves */
+	EgLocal *locals = NULL;
+	if ((sh.features & ENDGAME_F_LOCAL) && n > EG_SHALLOW_MAX &&
+	    (locals = aligned_alloc(64, sizeof(EgLocal) * (size_t)nthreads)) != NULL) {
+		memset(locals, 0, sizeof(EgLocal) * (size_t)nthreads);
+		for (int i = 0; i < nthreads; i++)
+			threads[i].local = &locals[i];
+	}
 	split_pool_init(&sh.pool, eg_sp_work);
 	/* the helpers: the caller's workers, else threads made for this solve */
 	int started = 1;
@@ -1435,6 +1562,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	for (int i = 0; i < started; i++)
 		res.nodes += threads[i].nodes;
 	split_pool_destroy(&sh.pool);
+	free(locals);
 
 	if (tt == &own && own.entries)
 		tt_free(&own);
@@ -1470,6 +1598,7 @@ struct EndgameSubtree {
 	Searcher s;     /* first: its alignment is the struct's */
 	Shared sh;
 	TT near;        /* the thread's table for nodes near the leaves */
+	EgLocal local;  /* eg_mid_nws's tables */
 };
 
 EndgameSubtree *endgame_subtree_new(uint64_t bytes)
@@ -1505,6 +1634,8 @@ void endgame_subtree_begin(EndgameSubtree *st, int size, Variant v, const Evalua
 	tt_clear(&st->near);
 	memset(&st->s, 0, sizeof st->s);
 	st->s.sh = &st->sh;
+	memset(&st->local, 0, sizeof st->local);
+	st->s.local = &st->local;
 	if (table && table->entries) {
 		st->sh.tt = table;
 		st->s.near = &st->near;

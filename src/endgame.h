@@ -68,7 +68,9 @@ enum {
 	ENDGAME_F_SORTSEARCH = 1 << 6, /* shallow evaluation searches for ordering */
 	ENDGAME_F_ASPIRATION = 1 << 7, /* aspiration windows at the root */
 	ENDGAME_F_PRESEARCH = 1 << 8,  /* selective (probable-cut) pre-searches */
-	ENDGAME_F_ALL = 0x1FF
+	ENDGAME_F_LOCAL = 1 << 9,      /* null-window nodes near the leaves with small tables
+	                                  of their own (eg_mid_nws) */
+	ENDGAME_F_ALL = 0x3FF
 };
 
 typedef struct EndgameResult {

@@ -92,13 +92,13 @@ static void json_string(const char *s)
 static bool parse_disable(const char *list, unsigned *features)
 {
 	static const char *const names[] = { "lastn", "parity", "tt", "stability", "etc", "fastest", "sortsearch",
-		                             "aspiration", "presearch" };
+		                             "aspiration", "presearch", "local" };
 	unsigned f = *features ? *features : ENDGAME_F_ALL;
 	const char *s = list;
 	while (*s) {
 		size_t len = strcspn(s, ",");
 		int k = -1;
-		for (int i = 0; i < 9; i++)
+		for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
 			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
 				k = i;
 		if (k < 0)
@@ -295,7 +295,7 @@ int cli_solve(int argc, char **argv)
 			/* benchmarks: switch techniques off one by one */
 			if (!parse_disable(argv[++i], &c.opt.features)) {
 				fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n",
-				        "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration", argv[i]);
+				        "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration,presearch,local", argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(a, "--results") && i + 1 < argc) {
