@@ -10,14 +10,16 @@
  *               the board is then full; the 3/4-empty code tries squares
  *               alone in their quadrant first (parity).
  *   n <= EG_SHALLOW_MAX   move generation, moves alone in their quadrant
- *               first, no table (below this size a table costs more than
- *               it saves).
- *   n <= EG_LOCAL_MAX, null window (all but a few nodes of that size):
- *               eg_mid_nws, as Egaroucid does it: stability cutoff, no
- *               shared table but small tables of the thread's own that
- *               stay in its cache, looked up for every child before the
- *               ordering (a known cut returns at once, a known fail is not
- *               searched), ordering by the opponent's mobility and parity.
+ *               first, no shared table (below this size it costs more
+ *               than it saves); null-window nodes from EG_LOCAL_MIN
+ *               empties are eg_mid_nws's (next).
+ *   EG_LOCAL_MIN <= n <= EG_LOCAL_MAX with a null window (all but a few
+ *               nodes of that size): eg_mid_nws, as Egaroucid does it:
+ *               stability cutoff, no shared table but small tables of the
+ *               thread's own that stay in its cache, looked up for every
+ *               child before the ordering (a known cut returns at once, a
+ *               known fail is not searched), ordering by parity and, above
+ *               EG_SHALLOW_MAX, first by the opponent's mobility.
  *   larger      the full node (eg_search): stability cutoff, transposition
  *               table (tt.h) with best move, enhanced transposition
  *               cutoff (n >= EG_ETC_MIN), fastest-first ordering (opponent
@@ -93,7 +95,8 @@
 
 enum {
 	EG_SHALLOW_MAX = 5,       /* nodes with <= this many empties: no table */
-	EG_LOCAL_MAX = 10,        /* null-window nodes up to here: eg_mid_nws */
+	EG_LOCAL_MIN = 5,         /* null-window nodes from here */
+	EG_LOCAL_MAX = 10,        /* up to here: eg_mid_nws */
 	EG_LOCAL_BITS = 10,       /* entries of its table per empties count: 2^this */
 	EG_ETC_MIN = 12,          /* enhanced transposition cutoff from here */
 	EG_STATIC_SORT_MIN = 14,  /* add the children's static evaluation */
@@ -594,11 +597,10 @@ static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uin
  * else EG_MOVES_UNKNOWN. */
 static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
-	if (n > EG_SHALLOW_MAX) {
-		if (n <= EG_LOCAL_MAX && beta == alpha + 1 && s->local)
-			return eg_mid_nws(s, p, o, alpha, n, moves);
+	if (n >= EG_LOCAL_MIN && n <= EG_LOCAL_MAX && beta == alpha + 1 && s->local)
+		return eg_mid_nws(s, p, o, alpha, n, moves);
+	if (n > EG_SHALLOW_MAX)
 		return eg_search(s, p, o, alpha, beta, n, moves);
-	}
 	if (!(s->sh->features & ENDGAME_F_LASTN) || n > 4)
 		return eg_shallow(s, p, o, alpha, beta, n, moves);
 	uint64_t e = s->sh->geo & ~(p | o);
@@ -806,8 +808,8 @@ static inline void eg_pick(EgMove *list, int i, int k)
 /* ---- null-window nodes near the leaves ------------------------------- */
 
 /* The thread's small tables of eg_mid_nws, one per empties count of the
- * positions stored (EG_SHALLOW_MAX to EG_LOCAL_MAX - 1), indexed by a hash
- * of the position: 24 KB each, so that they stay in the core's cache.  An
+ * positions stored (EG_LOCAL_MIN - 1 to EG_LOCAL_MAX - 1), indexed by a
+ * hash of the position: 24 KB each, so that they stay in the core's cache.  An
  * entry is keyed by a child position and bounds the score of the move that
  * led to it (minus the child's score): [lo, hi] from the mover's side. */
 typedef struct EgLocalEntry {
@@ -816,14 +818,14 @@ typedef struct EgLocalEntry {
 } EgLocalEntry;
 
 typedef struct EgLocal {
-	EgLocalEntry e[EG_LOCAL_MAX - EG_SHALLOW_MAX][1u << EG_LOCAL_BITS];
+	EgLocalEntry e[EG_LOCAL_MAX - EG_LOCAL_MIN + 1][1u << EG_LOCAL_BITS];
 } EgLocal;
 
 /* The slot of child (p, o), which has n empties. */
 static inline EgLocalEntry *eg_local_slot(const Searcher *s, int n, uint64_t p, uint64_t o)
 {
 	const uint64_t h = (p * 0x9dda1c54cfe6b6e9ULL) ^ (o * 0xa2e6c0300831e05aULL);
-	return &s->local->e[n - EG_SHALLOW_MAX][h >> (64 - EG_LOCAL_BITS)];
+	return &s->local->e[n - (EG_LOCAL_MIN - 1)][h >> (64 - EG_LOCAL_BITS)];
 }
 
 static inline void eg_local_store(EgLocalEntry *t, uint64_t p, uint64_t o, int lo, int hi)
@@ -834,13 +836,14 @@ static inline void eg_local_store(EgLocalEntry *t, uint64_t p, uint64_t o, int l
 	t->hi = (int8_t)hi;
 }
 
-/* A null-window node (alpha, alpha + 1) with EG_SHALLOW_MAX < n <=
- * EG_LOCAL_MAX empties, as Egaroucid searches them: no shared table, only
- * the thread's small tables, consulted for every child before ordering (a
- * child known to cut is returned at once, a child known to fail is not
- * searched again); fastest-first ordering by the opponent's mobility
- * (corners twice), lone-quadrant squares as the tie-break.  Its subtrees
- * are small, so it neither polls the clock nor watches the stop flag. */
+/* A null-window node (alpha, alpha + 1) with EG_LOCAL_MIN <= n <=
+ * EG_LOCAL_MAX empties, as Egaroucid searches them: stability cutoff, no
+ * shared table, only the thread's small tables, consulted for every child
+ * before ordering (a child known to cut is returned at once, a child known
+ * to fail is not searched again); squares alone in their quadrant first,
+ * and above EG_SHALLOW_MAX empties fastest-first ordering before that (the
+ * opponent's mobility, corners twice).  Its subtrees are small, so it
+ * neither polls the clock nor watches the stop flag. */
 static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uint64_t moves)
 {
 	const Shared *sh = s->sh;
@@ -884,7 +887,7 @@ static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uin
 		m->f = f;
 		m->om = EG_MOVES_UNKNOWN;
 		int v = (int)(lone >> sq & 1);
-		if (feat & ENDGAME_F_FASTEST) {
+		if ((feat & ENDGAME_F_FASTEST) && n > EG_SHALLOW_MAX) {
 			const uint64_t om = board_moves(cp, co) & sh->geo;
 			m->om = om;
 			v -= (bit_count(om) + bit_count(om & sh->corners)) * 2;
@@ -1514,7 +1517,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 	/* eg_mid_nws's tables, empty: their scores hold for this size and
 	 * variant only; without them (no memory) the full node serves */
 	EgLocal *locals = NULL;
-	if ((sh.features & ENDGAME_F_LOCAL) && n > EG_SHALLOW_MAX &&
+	if ((sh.features & ENDGAME_F_LOCAL) && n >= EG_LOCAL_MIN &&
 	    (locals = aligned_alloc(64, sizeof(EgLocal) * (size_t)nthreads)) != NULL) {
 		memset(locals, 0, sizeof(EgLocal) * (size_t)nthreads);
 		for (int i = 0; i < nthreads; i++)
