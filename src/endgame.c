@@ -360,6 +360,16 @@ static uint64_t eg_stable(const Shared *sh, uint64_t p, uint64_t o)
 	return st;
 }
 
+/* An upper bound of p's score from the opponent's stable discs (Anti: p's
+ * own), worked out only when it could be at most alpha; else EG_INF. */
+static inline int eg_stability_bound(const Shared *sh, uint64_t p, uint64_t o, int alpha)
+{
+	const uint64_t who = sh->variant == VARIANT_ANTI ? p : o;
+	if (alpha < sh->area - 2 * bit_count(who))
+		return EG_INF;
+	return sh->area - 2 * bit_count(eg_stable(sh, who, who == p ? o : p));
+}
+
 /* ---- search bookkeeping --------------------------------------------- */
 
 static void eg_poll(Searcher *s)
@@ -850,12 +860,9 @@ static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uin
 	const unsigned feat = sh->features;
 	s->nodes++;
 	if (feat & ENDGAME_F_STABILITY) {
-		const uint64_t who = sh->variant == VARIANT_ANTI ? p : o;
-		if (alpha >= sh->area - 2 * bit_count(who)) {
-			const int hi = sh->area - 2 * bit_count(eg_stable(sh, who, who == p ? o : p));
-			if (hi <= alpha)
-				return hi;
-		}
+		const int hi = eg_stability_bound(sh, p, o, alpha);
+		if (hi <= alpha)
+			return hi;
 	}
 	if (moves == EG_MOVES_UNKNOWN)
 		moves = board_moves(p, o) & sh->geo;
@@ -1032,16 +1039,12 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 		return 0;
 	const unsigned feat = sh->features;
 
-	/* stability: the opponent's stable discs bound our score (Anti: our own) */
 	if (feat & ENDGAME_F_STABILITY) {
-		uint64_t who = sh->variant == VARIANT_ANTI ? p : o;
-		if (alpha >= sh->area - 2 * bit_count(who)) {
-			int hi = sh->area - 2 * bit_count(eg_stable(sh, who, who == p ? o : p));
-			if (hi <= alpha)
-				return hi;
-			if (hi < beta)
-				beta = hi;
-		}
+		const int hi = eg_stability_bound(sh, p, o, alpha);
+		if (hi <= alpha)
+			return hi;
+		if (hi < beta)
+			beta = hi;
 	}
 
 	int ttmove = TT_NO_MOVE;
