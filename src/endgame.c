@@ -107,10 +107,13 @@ enum {
 	 * of a child's static evaluation and a disc of its evaluation search.
 	 * A disc of evaluation weighs a quarter to a half of a reply: tuned
 	 * by node counts on FFO #40-#49 and 60 tournament positions of 20-24
-	 * empties (bench/solver-profile.md) */
+	 * empties; from EG_STATIC_SORT_MIN empties, where the evaluation joins
+	 * in, a square of potential mobility weighs six times more (tournament
+	 * positions of 22-26 empties; bench/solver-profile.md) */
 	EG_W_MOBILITY = 1 << 10,
 	EG_W_CORNER = 1 << 9,
 	EG_W_POTENTIAL = 1 << 7,
+	EG_W_POTENTIAL_DEEP = 3 << 8,
 	EG_W_STATIC = 1 << 8,
 	EG_W_SEARCH = 1 << 9,
 	EG_W_ROOT = 1 << 16,      /* the root: its evaluation search decides */
@@ -789,7 +792,8 @@ static int eg_order(Searcher *s, uint64_t p, uint64_t o, uint64_t moves, int n, 
 			m->om = om;
 			int mob = bit_count(om) + bit_count(om & sh->corners);
 			int pot = bit_count(eg_neighbours(co) & e & ~bit_of(sq));
-			v += -mob * EG_W_MOBILITY - pot * EG_W_POTENTIAL + eg_corner_stability(sh, co) * EG_W_CORNER;
+			v += -mob * EG_W_MOBILITY - pot * (n >= EG_STATIC_SORT_MIN ? EG_W_POTENTIAL_DEEP : EG_W_POTENTIAL) +
+			     eg_corner_stability(sh, co) * EG_W_CORNER;
 			if (sh->features & ENDGAME_F_PARITY)
 				v += (int)(odd >> sq & 1) << 3;
 		}
