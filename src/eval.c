@@ -131,12 +131,7 @@ int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o)
 	if (empties == 0)
 		return (bit_count(p) - bit_count(o)) * EVAL_FINE;
 	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
-	uint32_t f[PATTERN_FEATURES];
-	patterns_features(p, o, f);
-	int s = 0;
-	for (int i = 0; i < PATTERN_FEATURES; i++)
-		s += w[f[i]];
-	return clamp_fine(s);
+	return clamp_fine(patterns_score(p, o, w));
 }
 
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o)

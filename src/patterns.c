@@ -335,6 +335,27 @@ void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
 	patterns_globals(p, o, out + PATTERN_INSTANCES);
 }
 
+int patterns_score(uint64_t p, uint64_t o, const int16_t *w)
+{
+	uint32_t g[PATTERN_GLOBALS];
+	patterns_globals(p, o, g);
+	int s = w[g[0]] + w[g[1]] + w[g[2]];
+#if EMILIA_HAVE_AVX2
+	if (T.kernel == PATTERNS_KERNEL_PEXT) {
+		for (int i = 0; i < PATTERN_INSTANCES; i++) {
+			const uint16_t *tab = T.pext_tab + T.pext_base[i];
+			s += w[T.inst_offset[i] + tab[_pext_u64(p, T.inst_mask[i])] + 2u * tab[_pext_u64(o, T.inst_mask[i])]];
+		}
+		return s;
+	}
+#endif
+	uint32_t f[PATTERN_FEATURES];
+	patterns_features(p, o, f);
+	for (int i = 0; i < PATTERN_INSTANCES; i++)
+		s += w[f[i]];
+	return s;
+}
+
 void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
 {
 	for (int i = 0; i < T.ninst; i++) {

@@ -99,6 +99,8 @@ uint32_t patterns_set_id(void);
  * Fast version (group tables) and the slow square-by-square reference. */
 void patterns_features(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
 void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES]);
+/* The sum of w[] over the features of (p, o), as patterns_features gives them. */
+int patterns_score(uint64_t p, uint64_t o, const int16_t *w);
 
 /* Kernels of patterns_features: the multiply-gather groups (every build)
  * and, in the AVX2 build, BMI2's bit extract with one table per instance.

@@ -88,6 +88,10 @@ START_TEST(test_features_match_reference)
 		return;
 	}
 	uint64_t rng = 0x1234567;
+	/* random weights for patterns_score, the fused sum of the evaluation */
+	static int16_t w[PATTERN_WEIGHTS];
+	for (int j = 0; j < PATTERN_WEIGHTS; j++)
+		w[j] = (int16_t)(test_rand(&rng) % 2001) - 1000;
 	for (int i = 0; i < 50000; i++) {
 		Board b;
 		if (i & 1) {
@@ -101,8 +105,12 @@ START_TEST(test_features_match_reference)
 		uint32_t f[PATTERN_FEATURES], r[PATTERN_FEATURES];
 		patterns_features(b.p, b.o, f);
 		patterns_features_ref(b.p, b.o, r);
-		for (int k = 0; k < PATTERN_FEATURES; k++)
+		int sum = 0;
+		for (int k = 0; k < PATTERN_FEATURES; k++) {
 			ck_assert_uint_eq(f[k], r[k]);
+			sum += w[r[k]];
+		}
+		ck_assert_int_eq(patterns_score(b.p, b.o, w), sum);
 	}
 	/* one hand-checked index: the start position's row 4 (d4 White, e4 Black)
 	 * with Black to move: d4 = digit 3 opponent, e4 = digit 4 own */
