@@ -400,10 +400,19 @@ EVAL_SECONDS ?= 3000
 .PHONY: eval-data
 eval-data: tools
 	nice sh tools/eval-data.sh $(DATA) data/labels $(EVAL_THREADS) $(EVAL_SECONDS)
+# `make eval-selfplay`: Emilia's self-play games in data/selfplay (tools/eval-selfplay.sh: chunks
+# SELFPLAY_FIRST..SELFPLAY_LAST of 1000 XOT openings, 2000 games and about 4 minutes each;
+# chunks that exist are kept).  OPENINGS: the XOT file of ../shared/data/openings.
+OPENINGS ?= $(DATA)/../openings/xot-large.txt
+SELFPLAY_FIRST ?= 0
+SELFPLAY_LAST ?= 8
+.PHONY: eval-selfplay
+eval-selfplay: all
+	nice sh tools/eval-selfplay.sh $(OPENINGS) data/selfplay $(SELFPLAY_FIRST) $(SELFPLAY_LAST)
 .PHONY: eval-train bench-eval
 # Full training run (see README, "Training the evaluation"): writes data/eval.bin and bench/eval-train.txt.
 eval-train: tools
-	nice ./emilia-train --data $(DATA) --out data/eval.bin --threads $(EVAL_THREADS) \
+	nice ./emilia-train --data $(DATA) --selfplay data/selfplay --out data/eval.bin --threads $(EVAL_THREADS) \
 	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt \
 	  --labels data/labels --drop-after 15-23 --check-depths 4,8 --check-max 300 --epochs 300
 	@$(MAKE) --no-print-directory all

@@ -848,6 +848,67 @@ START_TEST(test_train_label_files)
 	ck_assert_int_eq(memcmp(first, again, l1), 0);
 	free(first);
 	free(again);
+	/* Emilia's self-play games (--selfplay DIR, files sp-KKK.gam.gz in the
+	 * logbook format): a source of their own, "sp-003", labelled alone
+	 * with --label-sources selfplay, and counted apart by the trainer */
+	snprintf(path, sizeof path, "%s/sp", dir);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	gam = slurp_path(test_data("logbook-small.gam"), &len);
+	snprintf(path, sizeof path, "%s/sp/sp-003.gam.gz", dir);
+	test_write_file(path, gam, len);
+	free(gam);
+	snprintf(args, sizeof args, "--data %s --selfplay %s/sp --make-labels %s/labsp --label-empties 10-13 "
+	         "--label-sources selfplay --threads 2", dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "labels: 1 chunks written (16 positions"), "%s", out);
+	snprintf(path, sizeof path, "%s/labsp/sp-003.0.e10-13.exact.lab.gz", dir);
+	check_label_file(path, "emilia-labels 1 sp-003 0 9 10 13 1 exact\n", lg, lvalid, 9, 10, 13, 0);
+	int nlog = 0;
+	for (int i = 0; i < 9; i++)
+		nlog += lvalid[i];
+	char want[128];
+	snprintf(args, sizeof args, "--data %s --selfplay %s/sp --out %s/w.bin --test 1900-1900 --phases 2-2 "
+	         "--epochs 2 --threads 2 --no-book --labels %s/labsp", dir, dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	snprintf(want, sizeof want, "games: 3 WTHOR, 0 Logistello book, %d logbook, %d self-play;", nlog, nlog);
+	ck_assert_msg(strstr(out, want), "%s", out);
+	ck_assert_msg(strstr(out, "labels: 16 exact labels and 0 search labels"), "%s", out);
+
+	/* tools/ggf-to-logbook.py, which makes those files from emilia-match's
+	 * GGF games: three games (each line read back by the logbook reader)
+	 * and a fourth with an illegal move, reported and skipped */
+	if (system("python3 -c '' 2>/dev/null") == 0) {
+		const char *td = getenv("EMILIA_TESTDATA");
+		snprintf(args, sizeof args, "python3 '%s/../../tools/ggf-to-logbook.py' '%s' 2>'%s/conv.err'",
+		         td ? td : "tests/data", test_data("selfplay-games.ggf"), dir);
+		FILE *p = popen(args, "r");
+		ck_assert_ptr_nonnull(p);
+		size_t n = fread(out, 1, sizeof out - 1, p);
+		out[n] = 0;
+		ck_assert_int_eq(pclose(p), 0);
+		snprintf(path, sizeof path, "%s/conv.err", dir);
+		unsigned char *msg = slurp_path(path, &len);
+		msg[len] = 0;
+		ck_assert_msg(strstr((char *)msg, "selfplay-games.ggf:4: illegal move B[A1] (skipped)\n"), "%s", msg);
+		free(msg);
+		unsigned char *expect = slurp_path(test_data("selfplay-games.gam"), &len);
+		char *text = out;
+		ck_assert_uint_eq(strlen(text), len);
+		ck_assert_int_eq(memcmp(text, expect, len), 0);
+		free(expect);
+		int games = 0;
+		for (char *l = text; *l; games++) {
+			char *nl = strchr(l, '\n');
+			ck_assert_ptr_nonnull(nl);
+			*nl = 0;
+			WthorGame g;
+			ck_assert_msg(wthor_logbook_line(l, &g, err), "%s: %s", l, err);
+			ck_assert_int_eq(g.nmoves, (int)(strchr(l, ':') - l) / 3);
+			l = nl + 1;
+		}
+		ck_assert_int_eq(games, 3);
+	}
+
 	/* every second game only */
 	snprintf(args, sizeof args, "--data %s --make-labels %s/lab2 --label-empties 10-13 "
 	         "--label-stride 2 --threads 1", dir, dir);

@@ -268,8 +268,11 @@ static void report_agreement(const Stats *st)
 	}
 }
 
+/* exact_upto: the game was played perfectly (both sides solving exactly)
+ * from this many empties on, so its result is the exact label there (-1:
+ * not known). */
 static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, const int8_t *slab,
-                     Set *set, Stats *st)
+                     int exact_upto, Set *set, Stats *st)
 {
 	Game g;
 	game_init(&g, 8, VARIANT_NORMAL);
@@ -294,7 +297,7 @@ static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, co
 			 * label would be the players' result */
 			st->dropped++;
 		} else {
-			set_add(set, g.board, e, own, exact);
+			set_add(set, g.board, e, own, exact || e <= exact_upto);
 		}
 		st->positions++;
 		if (game_play(&g, w->moves[n]) != GAME_OK)
@@ -310,12 +313,16 @@ static bool keep_game(const Options *o, uint64_t id)
 	return (double)(mix(id ^ mix(o->seed)) >> 11) / 9007199254740992.0 < o->fraction;
 }
 
+/* The empties from which both players of tools/eval-selfplay.sh (levels 8
+ * and 10) solve exactly: level L solves from 2L empties (docs/engine.md). */
+#define SELFPLAY_EXACT 16
+
 typedef struct ReadCtx {
 	const Options *o;
 	Set *train, *test;
 	Stats st;
 	uint64_t gid;
-	long wthor, book, logbook;
+	long wthor, book, logbook, selfplay;
 } ReadCtx;
 
 static void read_visit(void *user, const GameRef *r, const WthorGame *w)
@@ -330,12 +337,17 @@ static void read_visit(void *user, const GameRef *r, const WthorGame *w)
 		c->wthor++;
 	else if (!strcmp(r->source, "book"))
 		c->book++;
-	else
+	else if (!strcmp(r->source, "logbook"))
 		c->logbook++;
-	/* test positions get exact labels only */
+	else
+		c->selfplay++;
+	/* test positions get exact labels only; Emilia's self-play games
+	 * (tools/eval-selfplay.sh) are played by levels that solve exactly
+	 * from SELFPLAY_EXACT empties */
+	bool own_selfplay = !strncmp(r->source, "sp-", 3);
 	add_game(o, w, labels_find(o->labels, r->source, r->index, false),
-	         is_test ? NULL : labels_find(o->labels, r->source, r->index, true), is_test ? c->test : c->train,
-	         &c->st);
+	         is_test ? NULL : labels_find(o->labels, r->source, r->index, true),
+	         own_selfplay ? SELFPLAY_EXACT : -1, is_test ? c->test : c->train, &c->st);
 }
 
 static void read_all(const Options *o, Set *train, Set *test)
@@ -347,8 +359,8 @@ static void read_all(const Options *o, Set *train, Set *test)
 	c.test = test;
 	games_for_each(o->data, (o->no_book ? GAMES_NO_BOOK : 0u) | (o->no_logbook ? GAMES_NO_LOGBOOK : 0u),
 	               read_visit, &c);
-	fprintf(stderr, "games: %ld WTHOR, %ld Logistello book, %ld logbook; %ld tournament positions "
-	        "without exact labels dropped\n", c.wthor, c.book, c.logbook, c.st.dropped);
+	fprintf(stderr, "games: %ld WTHOR, %ld Logistello book, %ld logbook, %ld self-play; %ld tournament "
+	        "positions without exact labels dropped\n", c.wthor, c.book, c.logbook, c.selfplay, c.st.dropped);
 	report_agreement(&c.st);
 	Stats st = c.st;
 	/* hold-out: no test position (up to symmetry) with fewer than
@@ -1222,10 +1234,11 @@ static int usage(void)
 	        "                    [--search-depth D] [--search-cache FILE] [--search-eval WEIGHTS]\n"
 	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
 	        "                    [--labels DIR (exact labels from --make-labels)] [--drop-after LO-HI]\n"
+	        "                    [--selfplay DIR (sp-KKK.gam.gz games of tools/eval-selfplay.sh)]\n"
 	        "                    [--check-depths D1,D2 [--check-max N]] (searched error by empties)\n"
 	        "       emilia-train --data DIR --make-labels OUTDIR --label-empties LO-HI [--threads N]\n"
 	        "                    [--label-years Y1-Y2] [--label-except Y1-Y2] [--label-stride K]\n"
-	        "                    [--label-sources wthor,book,logbook] [--time-limit SECONDS]\n"
+	        "                    [--label-sources wthor,book,logbook,selfplay] [--time-limit SECONDS]\n"
 	        "                    [--label-depth D [--label-eval WEIGHTS]] (search labels)\n"
 	        "                    (solve the game positions with LO-HI empties; resumable)\n"
 	        "       emilia-train --speed N   (evaluations per second)\n"
@@ -1314,6 +1327,8 @@ int main(int argc, char **argv)
 				return usage();
 		} else if (!strcmp(a, "--labels"))
 			labels_dir = v;
+		else if (!strcmp(a, "--selfplay"))
+			games_set_selfplay(v);
 		else if (!strcmp(a, "--make-labels"))
 			lj.out = v;
 		else if ((lr = labels_job_option(&lj, a, v)) != 0) {

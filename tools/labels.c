@@ -59,7 +59,7 @@ static long visit_wtb(const char *path, const char *source, bool wthor, GameFn f
 	return n;
 }
 
-static long visit_logbook(const char *path, GameFn fn, void *user)
+static long visit_logbook(const char *path, const char *source, GameFn fn, void *user)
 {
 	gzFile f = gzopen(path, "rb");
 	if (!f) {
@@ -85,12 +85,19 @@ static long visit_logbook(const char *path, GameFn fn, void *user)
 			fprintf(stderr, "%s:%u: %s (skipped)\n", path, index + 1, err);
 			continue;
 		}
-		GameRef r = { "logbook", index, false, 0 };
+		GameRef r = { source, index, false, 0 };
 		fn(user, &r, &w);
 		n++;
 	}
 	gzclose(f);
 	return n;
+}
+
+static const char *selfplay_dir;
+
+void games_set_selfplay(const char *dir)
+{
+	selfplay_dir = dir;
 }
 
 long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user)
@@ -115,7 +122,17 @@ long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user)
 	}
 	if (!(flags & GAMES_NO_LOGBOOK)) {
 		snprintf(path, sizeof path, "%s/logbook.gam.gz", dir);
-		n += visit_logbook(path, fn, user);
+		n += visit_logbook(path, "logbook", fn, user);
+	}
+	if (selfplay_dir && !(flags & GAMES_NO_SELFPLAY)) {
+		for (int k = 0; k < 1000; k++) {
+			struct stat st;
+			snprintf(path, sizeof path, "%s/sp-%03d.gam.gz", selfplay_dir, k);
+			if (stat(path, &st) != 0)
+				continue;
+			snprintf(source, sizeof source, "sp-%03d", k);
+			n += visit_logbook(path, source, fn, user);
+		}
 	}
 	return n;
 }
@@ -343,7 +360,7 @@ static void label_visit(void *user, const GameRef *r, const WthorGame *w)
 	Chunk *c = user;
 	const LabelJob *j = c->job;
 	unsigned src = r->wthor ? LABEL_SRC_WTHOR : !strcmp(r->source, "book") ? LABEL_SRC_BOOK
-	                                                                       : LABEL_SRC_LOGBOOK;
+	               : !strcmp(r->source, "logbook") ? LABEL_SRC_LOGBOOK : LABEL_SRC_SELFPLAY;
 	if (j->sources && !(j->sources & src))
 		return;
 	if (j->year_lo && (!r->wthor || r->year < j->year_lo || r->year > j->year_hi))
@@ -395,6 +412,8 @@ int labels_job_option(LabelJob *j, const char *name, const char *v)
 			j->sources |= LABEL_SRC_BOOK;
 		else if (!strcmp(t, "logbook"))
 			j->sources |= LABEL_SRC_LOGBOOK;
+		else if (!strcmp(t, "selfplay"))
+			j->sources |= LABEL_SRC_SELFPLAY;
 		else
 			return -1;
 	}
@@ -442,7 +461,8 @@ int labels_make(const LabelJob *job)
 	c.t0 = util_now();
 	games_for_each(job->data,
 	               (job->sources && !(job->sources & LABEL_SRC_BOOK) ? GAMES_NO_BOOK : 0u)
-	               | (job->sources && !(job->sources & LABEL_SRC_LOGBOOK) ? GAMES_NO_LOGBOOK : 0u),
+	               | (job->sources && !(job->sources & LABEL_SRC_LOGBOOK) ? GAMES_NO_LOGBOOK : 0u)
+	               | (job->sources && !(job->sources & LABEL_SRC_SELFPLAY) ? GAMES_NO_SELFPLAY : 0u),
 	               label_visit, &c);
 	chunk_flush(&c);
 	fprintf(stderr, "labels: %ld chunks written (%ld positions, %.0f s solving), %ld already there%s\n",

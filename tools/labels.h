@@ -5,8 +5,9 @@
  * Games.  A data directory holds wthor/WTH_YYYY.wtb (tournament games),
  * Logistello_book_1999.wtb and logbook.gam.gz.  games_for_each() visits
  * every readable game in a fixed order (WTHOR years ascending, the book,
- * the self-play games) and names each by its source ("WTH_1990", "book",
- * "logbook") and its index in that source (the record number, or the line
+ * Logistello's self-play games, then Emilia's own self-play games of
+ * games_set_selfplay) and names each by its source ("WTH_1990", "book",
+ * "logbook", "sp-000") and its index in that source (the record number, or the line
  * number from 0), so that a label can point at a game without storing
  * the board.
  *
@@ -49,11 +50,12 @@
 
 enum {
 	GAMES_NO_BOOK = 1,     /* skip Logistello_book_1999.wtb */
-	GAMES_NO_LOGBOOK = 2   /* skip logbook.gam.gz */
+	GAMES_NO_LOGBOOK = 2,  /* skip logbook.gam.gz */
+	GAMES_NO_SELFPLAY = 4  /* skip the self-play games (games_set_selfplay) */
 };
 
 typedef struct GameRef {
-	const char *source;    /* "WTH_1990", "book", "logbook" */
+	const char *source;    /* "WTH_1990", "book", "logbook", "sp-000" */
 	uint32_t index;        /* in the source, from 0 */
 	bool wthor;            /* a tournament game (WTHOR theoretical score valid) */
 	int year;              /* WTHOR year, 0 otherwise */
@@ -65,6 +67,11 @@ typedef void (*GameFn)(void *user, const GameRef *ref, const WthorGame *g);
  * records are reported on stderr and skipped.  Returns the number of
  * games visited. */
 long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user);
+/* Self-play games (tools/eval-selfplay.sh): games_for_each then also
+ * visits DIR/sp-000.gam.gz .. sp-999.gam.gz (logbook format), after the
+ * data directory's games, each file a source named "sp-KKK".  NULL (the
+ * default): none.  The string must outlive the visits. */
+void games_set_selfplay(const char *dir);
 
 typedef struct Labels Labels;
 
@@ -82,7 +89,7 @@ long labels_count(const Labels *l, bool search);
 const char *labels_search_method(const Labels *l);
 void labels_free(Labels *l);
 
-enum { LABEL_SRC_WTHOR = 1, LABEL_SRC_BOOK = 2, LABEL_SRC_LOGBOOK = 4 };
+enum { LABEL_SRC_WTHOR = 1, LABEL_SRC_BOOK = 2, LABEL_SRC_LOGBOOK = 4, LABEL_SRC_SELFPLAY = 8 };
 
 typedef struct LabelJob {
 	const char *data;      /* the archives */
