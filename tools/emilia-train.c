@@ -87,6 +87,7 @@ typedef struct Sample {
 	uint16_t cnt;
 	uint8_t empties;
 	uint8_t exact;   /* LABEL_*: how the label was obtained */
+	uint8_t selfplay; /* reached in one of Emilia's self-play games (--selfplay) */
 } Sample;
 
 /* Sample.exact: the label is the (averaged) game result / WTHOR
@@ -106,7 +107,7 @@ typedef struct Options {
 	int test_lo, test_hi;
 	int threads, epochs, solve, max_solve, mid_lo, mid_hi, max_mid, ph_lo, ph_hi, min_positions, mob_max_phase;
 	const char *init;
-	double lambda, lr, fraction, exact_weight, search_weight;
+	double lambda, lr, fraction, exact_weight, search_weight, selfplay_weight;
 	int search_lo, search_hi, search_depth, max_search;
 	const char *search_cache, *search_eval;
 	uint64_t seed;
@@ -298,6 +299,12 @@ static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, co
 			st->dropped++;
 		} else {
 			set_add(set, g.board, e, own, exact || e <= exact_upto);
+		}
+		if (exact_upto >= 0) {
+			Board c = board_canonical(g.board, NULL);
+			Sample *x = set_find(set, c.p, c.o);
+			if (x->cnt)
+				x->selfplay = 1;
 		}
 		st->positions++;
 		if (game_play(&g, w->moves[n]) != GAME_OK)
@@ -876,7 +883,8 @@ static void train(const Options *o, Set *s, int16_t *out)
 			 * labels: weight sqrt(count), at most 32 */
 			f.sw[n] = (x->exact == LABEL_EXACT ? (float)o->exact_weight
 			           : x->exact == LABEL_SEARCH ? (float)o->search_weight : 1.0f)
-			        * (float)sqrt(x->cnt < 1024 ? x->cnt : 1024);
+			        * (float)sqrt(x->cnt < 1024 ? x->cnt : 1024)
+			        * (x->selfplay ? (float)o->selfplay_weight : 1.0f);
 			n++;
 		}
 		fprintf(stderr, "phase %d (%d-%d empties): %zu positions with %d-%d empties\n", ph,
@@ -1235,6 +1243,7 @@ static int usage(void)
 	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
 	        "                    [--labels DIR (exact labels from --make-labels)] [--drop-after LO-HI]\n"
 	        "                    [--selfplay DIR (sp-KKK.gam.gz games of tools/eval-selfplay.sh)]\n"
+	        "                    [--selfplay-weight W (their positions' weight, default 1)]\n"
 	        "                    [--check-depths D1,D2 [--check-max N]] (searched error by empties)\n"
 	        "       emilia-train --data DIR --make-labels OUTDIR --label-empties LO-HI [--threads N]\n"
 	        "                    [--label-years Y1-Y2] [--label-except Y1-Y2] [--label-stride K]\n"
@@ -1266,6 +1275,7 @@ int main(int argc, char **argv)
 	o.lambda = 1.0;
 	o.fraction = 1.0;
 	o.exact_weight = 5.0;
+	o.selfplay_weight = 1.0;
 	o.search_weight = 1.0;
 	o.min_positions = 300000;
 	o.mob_max_phase = 50 / PATTERN_PHASE_WIDTH - 1;
@@ -1329,6 +1339,8 @@ int main(int argc, char **argv)
 			labels_dir = v;
 		else if (!strcmp(a, "--selfplay"))
 			games_set_selfplay(v);
+		else if (!strcmp(a, "--selfplay-weight"))
+			o.selfplay_weight = atof(v);
 		else if (!strcmp(a, "--make-labels"))
 			lj.out = v;
 		else if ((lr = labels_job_option(&lj, a, v)) != 0) {
