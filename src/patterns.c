@@ -279,13 +279,17 @@ uint32_t patterns_mobility_index(uint64_t p, uint64_t o)
 }
 
 #if EMILIA_HAVE_AVX2
+/* Instance i's feature position, by the bit-extract kernel. */
+static inline uint32_t pext_feature(int i, uint64_t p, uint64_t o)
+{
+	const uint16_t *tab = T.pext_tab + T.pext_base[i];
+	return T.inst_offset[i] + tab[_pext_u64(p, T.inst_mask[i])] + 2u * tab[_pext_u64(o, T.inst_mask[i])];
+}
+
 static void features_pext(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES])
 {
-	for (int i = 0; i < PATTERN_INSTANCES; i++) {
-		const uint16_t *tab = T.pext_tab + T.pext_base[i];
-		out[i] = T.inst_offset[i] + tab[_pext_u64(p, T.inst_mask[i])]
-		       + 2u * tab[_pext_u64(o, T.inst_mask[i])];
-	}
+	for (int i = 0; i < PATTERN_INSTANCES; i++)
+		out[i] = pext_feature(i, p, o);
 	patterns_globals(p, o, out + PATTERN_INSTANCES);
 }
 #endif
@@ -342,10 +346,8 @@ int patterns_score(uint64_t p, uint64_t o, const int16_t *w)
 	int s = w[g[0]] + w[g[1]] + w[g[2]];
 #if EMILIA_HAVE_AVX2
 	if (T.kernel == PATTERNS_KERNEL_PEXT) {
-		for (int i = 0; i < PATTERN_INSTANCES; i++) {
-			const uint16_t *tab = T.pext_tab + T.pext_base[i];
-			s += w[T.inst_offset[i] + tab[_pext_u64(p, T.inst_mask[i])] + 2u * tab[_pext_u64(o, T.inst_mask[i])]];
-		}
+		for (int i = 0; i < PATTERN_INSTANCES; i++)
+			s += w[pext_feature(i, p, o)];
 		return s;
 	}
 #endif

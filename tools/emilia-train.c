@@ -190,7 +190,8 @@ static int label_rank(int kind)
 	return kind == LABEL_EXACT ? 2 : kind == LABEL_SEARCH ? 1 : 0;
 }
 
-static void set_add_kind(Set *s, Board b, int empties, int label, int kind)
+/* Adds a label to b's sample; returns the sample. */
+static Sample *set_add_kind(Set *s, Board b, int empties, int label, int kind)
 {
 	if (s->n * 10 >= s->cap * 7)
 		set_grow(s);
@@ -203,7 +204,7 @@ static void set_add_kind(Set *s, Board b, int empties, int label, int kind)
 		s->n++;
 	}
 	if (label_rank(x->exact) > label_rank(kind))
-		return;
+		return x;
 	if (label_rank(kind) > label_rank(x->exact)) {
 		x->sum = 0;
 		x->cnt = 0;
@@ -213,11 +214,12 @@ static void set_add_kind(Set *s, Board b, int empties, int label, int kind)
 		x->sum += label;
 		x->cnt++;
 	}
+	return x;
 }
 
-static void set_add(Set *s, Board b, int empties, int label, bool exact)
+static Sample *set_add(Set *s, Board b, int empties, int label, bool exact)
 {
-	set_add_kind(s, b, empties, label, exact ? LABEL_EXACT : LABEL_GAME);
+	return set_add_kind(s, b, empties, label, exact ? LABEL_EXACT : LABEL_GAME);
 }
 
 static bool set_has(const Set *s, uint64_t p, uint64_t o)
@@ -269,11 +271,15 @@ static void report_agreement(const Stats *st)
 	}
 }
 
-/* exact_upto: the game was played perfectly (both sides solving exactly)
- * from this many empties on, so its result is the exact label there (-1:
- * not known). */
+/* The empties from which both players of tools/eval-selfplay.sh (levels 8
+ * and 10) solve exactly: level L solves from 2L empties (docs/engine.md). */
+#define SELFPLAY_EXACT 16
+
+/* selfplay: one of Emilia's self-play games, whose result is exact from
+ * SELFPLAY_EXACT empties on and whose positions are marked for
+ * --selfplay-weight. */
 static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, const int8_t *slab,
-                     int exact_upto, Set *set, Stats *st)
+                     bool selfplay, Set *set, Stats *st)
 {
 	Game g;
 	game_init(&g, 8, VARIANT_NORMAL);
@@ -285,27 +291,24 @@ static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, co
 		int black = w->has_theory && (e >= w->theory_depth || o->theory_after) ? w->black_theory
 		                                                                      : w->black_final;
 		int own = g.side == BLACK ? black : -black;
+		Sample *x = NULL;
 		if (lab && lab[e] != LABEL_NONE) {
-			set_add(set, g.board, e, lab[e], true);
+			x = set_add(set, g.board, e, lab[e], true);
 			st->diff[st->kind][e] += abs(lab[e] - own);
 			st->ndiff[st->kind][e]++;
 			st->nsame[st->kind][e] += lab[e] == own;
 		} else if (slab && slab[e] != LABEL_NONE) {
-			set_add_kind(set, g.board, e, slab[e], LABEL_SEARCH);
+			x = set_add_kind(set, g.board, e, slab[e], LABEL_SEARCH);
 		} else if (w->has_theory && e < w->theory_depth && e >= o->drop_lo && e <= o->drop_hi) {
 			/* --drop-after: a tournament game's position after its
 			 * theoretical score's depth without an exact label; its
 			 * label would be the players' result */
 			st->dropped++;
 		} else {
-			set_add(set, g.board, e, own, exact || e <= exact_upto);
+			x = set_add(set, g.board, e, own, exact || (selfplay && e <= SELFPLAY_EXACT));
 		}
-		if (exact_upto >= 0) {
-			Board c = board_canonical(g.board, NULL);
-			Sample *x = set_find(set, c.p, c.o);
-			if (x->cnt)
-				x->selfplay = 1;
-		}
+		if (x && selfplay)
+			x->selfplay = 1;
 		st->positions++;
 		if (game_play(&g, w->moves[n]) != GAME_OK)
 			die("internal error: replay of a checked game failed");
@@ -319,10 +322,6 @@ static bool keep_game(const Options *o, uint64_t id)
 		return true;
 	return (double)(mix(id ^ mix(o->seed)) >> 11) / 9007199254740992.0 < o->fraction;
 }
-
-/* The empties from which both players of tools/eval-selfplay.sh (levels 8
- * and 10) solve exactly: level L solves from 2L empties (docs/engine.md). */
-#define SELFPLAY_EXACT 16
 
 typedef struct ReadCtx {
 	const Options *o;
@@ -339,22 +338,20 @@ static void read_visit(void *user, const GameRef *r, const WthorGame *w)
 	bool is_test = r->wthor && r->year >= o->test_lo && r->year <= o->test_hi;
 	if (!is_test && !keep_game(o, c->gid++))
 		return;
-	c->st.kind = r->wthor ? 0 : !strcmp(r->source, "book") ? 1 : 2;
-	if (r->wthor)
+	const unsigned kind = games_source_kind(r);
+	c->st.kind = kind == LABEL_SRC_WTHOR ? 0 : kind == LABEL_SRC_BOOK ? 1 : 2;
+	if (kind == LABEL_SRC_WTHOR)
 		c->wthor++;
-	else if (!strcmp(r->source, "book"))
+	else if (kind == LABEL_SRC_BOOK)
 		c->book++;
-	else if (!strcmp(r->source, "logbook"))
+	else if (kind == LABEL_SRC_LOGBOOK)
 		c->logbook++;
 	else
 		c->selfplay++;
-	/* test positions get exact labels only; Emilia's self-play games
-	 * (tools/eval-selfplay.sh) are played by levels that solve exactly
-	 * from SELFPLAY_EXACT empties */
-	bool own_selfplay = !strncmp(r->source, "sp-", 3);
+	/* test positions get exact labels only */
 	add_game(o, w, labels_find(o->labels, r->source, r->index, false),
 	         is_test ? NULL : labels_find(o->labels, r->source, r->index, true),
-	         own_selfplay ? SELFPLAY_EXACT : -1, is_test ? c->test : c->train, &c->st);
+	         kind == LABEL_SRC_SELFPLAY, is_test ? c->test : c->train, &c->st);
 }
 
 static void read_all(const Options *o, Set *train, Set *test)

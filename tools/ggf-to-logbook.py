@@ -6,11 +6,10 @@ and the final disc difference for Black as the board stands (no empties to the w
 
 Games from the standard start position only; a game that is not complete, has an illegal
 move or another start is reported on stderr and skipped."""
-import re
-import sys
-
 import importlib.util
 import os
+import re
+import sys
 
 # the move rules of bench/wthor-positions.py (flips, has_move)
 _spec = importlib.util.spec_from_file_location(

@@ -355,13 +355,17 @@ done:
 	c->count = 0;
 }
 
+unsigned games_source_kind(const GameRef *r)
+{
+	return r->wthor ? LABEL_SRC_WTHOR : !strcmp(r->source, "book") ? LABEL_SRC_BOOK
+	       : !strcmp(r->source, "logbook") ? LABEL_SRC_LOGBOOK : LABEL_SRC_SELFPLAY;
+}
+
 static void label_visit(void *user, const GameRef *r, const WthorGame *w)
 {
 	Chunk *c = user;
 	const LabelJob *j = c->job;
-	unsigned src = r->wthor ? LABEL_SRC_WTHOR : !strcmp(r->source, "book") ? LABEL_SRC_BOOK
-	               : !strcmp(r->source, "logbook") ? LABEL_SRC_LOGBOOK : LABEL_SRC_SELFPLAY;
-	if (j->sources && !(j->sources & src))
+	if (j->sources && !(j->sources & games_source_kind(r)))
 		return;
 	if (j->year_lo && (!r->wthor || r->year < j->year_lo || r->year > j->year_hi))
 		return;

@@ -90,6 +90,8 @@ const char *labels_search_method(const Labels *l);
 void labels_free(Labels *l);
 
 enum { LABEL_SRC_WTHOR = 1, LABEL_SRC_BOOK = 2, LABEL_SRC_LOGBOOK = 4, LABEL_SRC_SELFPLAY = 8 };
+/* The kind of a game's source: one LABEL_SRC_* bit. */
+unsigned games_source_kind(const GameRef *r);
 
 typedef struct LabelJob {
 	const char *data;      /* the archives */
