@@ -391,6 +391,12 @@ help:
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
 # blobs.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
 $(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): data/eval.bin
+# ... and the weights of 8x8 Anti, 6x6 and 6x6 Anti, stored gzipped, unpacked into build/blobs/.
+GAME_BLOBS := build/blobs/eval-anti.bin build/blobs/eval-6x6.bin build/blobs/eval-6x6-anti.bin
+build/blobs/%.bin: data/%.bin.gz
+	@mkdir -p $(@D)
+	gzip -dc $< > $@.tmp && mv $@.tmp $@
+$(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): $(GAME_BLOBS)
 EVAL_DATA ?= ../shared/data/games
 DATA ?= $(EVAL_DATA)
 EVAL_THREADS ?= 2
@@ -418,6 +424,19 @@ eval-train: tools
 	@$(MAKE) --no-print-directory all
 bench-eval: all
 	sh bench/eval.sh $(DATA)
+# `make eval-games`: the pattern evaluations of 8x8 Anti, 6x6 and 6x6 Anti from generated games
+# (no archives needed; docs/evaluation.md), about 13, 8 and 12 minutes on 2 cores.  Writes
+# data/eval-{anti,6x6,6x6-anti}.bin.gz and their reports bench/eval-{anti,6x6,6x6-anti}.txt.
+.PHONY: eval-games
+eval-games: tools
+	nice ./emilia-train --game-train anti --games 24000 --game-exact 16 --game-max-search 60000 \
+	  --threads $(EVAL_THREADS) --out build/eval-anti.bin --report bench/eval-anti.txt
+	nice ./emilia-train --game-train 6x6 --games 30000 --game-exact 18 --game-max-search 1000000 \
+	  --threads $(EVAL_THREADS) --out build/eval-6x6.bin --report bench/eval-6x6.txt
+	nice ./emilia-train --game-train 6x6-anti --games 30000 --game-exact 16 --game-max-search 1000000 \
+	  --threads $(EVAL_THREADS) --out build/eval-6x6-anti.bin --report bench/eval-6x6-anti.txt
+	for g in anti 6x6 6x6-anti; do gzip -9nc build/eval-$$g.bin > data/eval-$$g.bin.gz || exit 1; done
+	@$(MAKE) --no-print-directory all
 
 # ---- book: embedded default book, book recipe, book benchmarks ----
 # blobs.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
@@ -455,7 +474,7 @@ $(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
 $(FUZZ_DIR)/src/api.o: include/emilia.h
-$(FUZZ_DIR)/src/blobs.o: data/eval.bin book/emilia.book
+$(FUZZ_DIR)/src/blobs.o: data/eval.bin book/emilia.book $(GAME_BLOBS)
 $(FUZZ_DIR)/harness.o: tests/fuzz/harness.c tests/fuzz/harness.h $(wildcard src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -c $< -o $@

@@ -17,6 +17,11 @@
 /* The contents of data/eval.bin, *len bytes, 16-byte aligned. */
 const unsigned char *blob_eval_weights(size_t *len);
 
+/* The trained weights of the other games, gunzipped by make from
+ * data/eval-anti.bin.gz (game 0: 8x8 Anti), data/eval-6x6.bin.gz (1) and
+ * data/eval-6x6-anti.bin.gz (2) into build/blobs/; 16-byte aligned. */
+const unsigned char *blob_game_weights(int game, size_t *len);
+
 /* The contents of book/emilia.book, *len bytes, 64-byte aligned (the book
  * is searched in place). */
 const unsigned char *blob_default_book(size_t *len);

@@ -347,7 +347,8 @@ void engine_set_evaluator(Engine *e, Evaluator *ev)
 const Evaluator *engine_evaluator(Engine *e, int size, Variant v)
 {
 	pthread_mutex_lock(&e->opt_lock);
-	const Evaluator *ev = size == 8 && v == VARIANT_NORMAL && e->weights ? e->weights : eval_get(size, v);
+	const Evaluator *ev = e->weights && eval_size(e->weights) == size && eval_variant(e->weights) == v
+	                         ? e->weights : eval_get(size, v);
 	pthread_mutex_unlock(&e->opt_lock);
 	return ev;
 }

@@ -20,6 +20,8 @@
 #include "eval.h"
 #include "patterns.h"
 #include "weights.h"
+#include "blobs.h"
+#include "board.h"
 
 enum { KIND_PATTERN, KIND_HAND };
 
@@ -32,6 +34,8 @@ struct Evaluator {
 	int disc;           /* hand-tuned: weight of the disc difference in 1/8 discs */
 	const int16_t *w;   /* pattern: PATTERN_PHASES x PATTERN_WEIGHTS weights */
 	int16_t *own;       /* pattern weights owned by this evaluator (eval_new), or NULL */
+	int shift;          /* pattern: 6x6 boards are moved to b2-g7 (shift 9), the
+	                     * centre of the 8x8 patterns, so that their symmetries hold */
 };
 
 _Static_assert(WEIGHTS_SCALE == EVAL_FINE, "weight units must be the fine score units");
@@ -43,6 +47,32 @@ static int16_t builtin_w[NW];
 static char builtin_err[WEIGHTS_ERR];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* The trained weights of the other games (8x8 Anti, 6x6, 6x6 Anti), in
+ * the order of eval_game_index(); a game whose weights do not decode
+ * keeps its hand-tuned evaluation. */
+enum { NGAMES = 3 };
+static int16_t *game_w[NGAMES];
+
+/* their pattern evaluators, used once their weights load (load_game
+ * sets .w under the game's once) */
+static Evaluator game_ev[NGAMES] = {
+	{ 8, VARIANT_ANTI, KIND_PATTERN, { 0 }, 0, 0, NULL, NULL, 0 },
+	{ 6, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0, NULL, NULL, 9 },
+	{ 6, VARIANT_ANTI, KIND_PATTERN, { 0 }, 0, 0, NULL, NULL, 9 },
+};
+
+static int eval_game_index(int size, Variant v)
+{
+	return size == 8 && v == VARIANT_ANTI ? 0 : size == 6 ? (v == VARIANT_ANTI ? 2 : 1) : -1;
+}
+
+uint32_t eval_set_id(int size, Variant v)
+{
+	static const uint32_t tag[NGAMES] = { 0x41000000u, 0x06000000u, 0x47000000u };
+	int g = eval_game_index(size, v);
+	return g < 0 ? patterns_set_id() : patterns_set_id() ^ tag[g];
+}
+
 static void load_builtin(void)
 {
 	size_t len;
@@ -53,6 +83,39 @@ static void load_builtin(void)
 	else
 		builtin_err[0] = 0;
 }
+
+/* A game's weights are decoded on its first use (each costs 4 MB). */
+static void load_game(int g)
+{
+	static const int gsize[NGAMES] = { 8, 6, 6 };
+	static const Variant gvar[NGAMES] = { VARIANT_ANTI, VARIANT_NORMAL, VARIANT_ANTI };
+	size_t len;
+	const unsigned char *img = blob_game_weights(g, &len);
+	int16_t *w = malloc(NW * sizeof *w);
+	char err[WEIGHTS_ERR];
+	if (w && weights_decode(img, len, eval_set_id(gsize[g], gvar[g]), PATTERN_PHASES, PATTERN_WEIGHTS, w, err))
+		game_ev[g].w = game_w[g] = w;
+	else
+		free(w);
+}
+
+static void load_game0(void)
+{
+	load_game(0);
+}
+
+static void load_game1(void)
+{
+	load_game(1);
+}
+
+static void load_game2(void)
+{
+	load_game(2);
+}
+
+static pthread_once_t game_once[NGAMES] = { PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT };
+static void (*const game_loader[NGAMES])(void) = { load_game0, load_game1, load_game2 };
 
 /* Square values of the hand-tuned evaluations, in 1/8 discs, row by row
  * from a1, and the mobility weight: least-squares fits to exactly solved
@@ -82,19 +145,39 @@ static void load_builtin(void)
 	  0, 0, 0, 0, 0, 0, 0, 0, 0, -24, 0, 0, -24 }
 
 static const Evaluator evaluators[2][3] = {
-	{ { 8, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0, builtin_w, NULL },
-	  { 6, VARIANT_NORMAL, KIND_HAND, HAND6, 18, 0, NULL, NULL },
-	  { 4, VARIANT_NORMAL, KIND_HAND, HAND4, 8, 4, NULL, NULL } },
-	{ { 8, VARIANT_ANTI, KIND_HAND, ANTI8, 8, 0, NULL, NULL },
-	  { 6, VARIANT_ANTI, KIND_HAND, ANTI6, 8, 0, NULL, NULL },
-	  { 4, VARIANT_ANTI, KIND_HAND, ANTI4, 8, -4, NULL, NULL } },
+	{ { 8, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0, builtin_w, NULL, 0 },
+	  { 6, VARIANT_NORMAL, KIND_HAND, HAND6, 18, 0, NULL, NULL, 0 },
+	  { 4, VARIANT_NORMAL, KIND_HAND, HAND4, 8, 4, NULL, NULL, 0 } },
+	{ { 8, VARIANT_ANTI, KIND_HAND, ANTI8, 8, 0, NULL, NULL, 0 },
+	  { 6, VARIANT_ANTI, KIND_HAND, ANTI6, 8, 0, NULL, NULL, 0 },
+	  { 4, VARIANT_ANTI, KIND_HAND, ANTI4, 8, -4, NULL, NULL, 0 } },
 };
+
+const Evaluator *eval_hand(int size, Variant v)
+{
+	int i = size == 8 ? 0 : size == 6 ? 1 : 2;
+	return &evaluators[v == VARIANT_ANTI][i];
+}
 
 const Evaluator *eval_get(int size, Variant v)
 {
 	pthread_once(&once, load_builtin);
-	int i = size == 8 ? 0 : size == 6 ? 1 : 2;
-	return &evaluators[v == VARIANT_ANTI][i];
+	int g = eval_game_index(size, v);
+	if (g >= 0)
+		pthread_once(&game_once[g], game_loader[g]);
+	if (g >= 0 && game_w[g])
+		return &game_ev[g];
+	return eval_hand(size, v);
+}
+
+int eval_size(const Evaluator *e)
+{
+	return e->size;
+}
+
+Variant eval_variant(const Evaluator *e)
+{
+	return e->variant;
 }
 
 const char *eval_builtin_error(void)
@@ -127,11 +210,11 @@ int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o)
 {
 	if (e->kind == KIND_HAND)
 		return clamp_fine(hand_score(e, p, o));
-	const int empties = 64 - bit_count(p | o);
+	const int empties = e->size * e->size - bit_count(p | o);
 	if (empties == 0)
-		return (bit_count(p) - bit_count(o)) * EVAL_FINE;
+		return board_final_score((Board){ p, o }, e->size, e->variant) * EVAL_FINE;
 	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
-	return clamp_fine(patterns_score(p, o, w));
+	return clamp_fine(patterns_score(p << e->shift, o << e->shift, w));
 }
 
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o)
@@ -143,7 +226,15 @@ int eval_score(const Evaluator *e, uint64_t p, uint64_t o)
 
 Evaluator *eval_new(const int16_t *w)
 {
+	return eval_new_game(w, 8, VARIANT_NORMAL);
+}
+
+Evaluator *eval_new_game(const int16_t *w, int size, Variant v)
+{
 	pthread_once(&once, load_builtin);
+	int g = eval_game_index(size, v);
+	if (g < 0 && (size != 8 || v != VARIANT_NORMAL))
+		return NULL;
 	Evaluator *e = malloc(sizeof *e);
 	int16_t *own = malloc(NW * sizeof *own);
 	if (!e || !own) {
@@ -152,6 +243,9 @@ Evaluator *eval_new(const int16_t *w)
 		return NULL;
 	}
 	*e = evaluators[0][0];
+	e->size = size;
+	e->variant = v;
+	e->shift = size == 6 ? 9 : 0;
 	memcpy(own, w, NW * sizeof *own);
 	e->w = e->own = own;
 	return e;
@@ -172,10 +266,17 @@ Evaluator *eval_load(const char *path, char *err)
 		snprintf(err, 160, "%s: out of memory", path);
 		return NULL;
 	}
+	/* the weights of any game: the feature set id tells which */
+	static const int gsize[4] = { 8, 8, 6, 6 };
+	static const Variant gvar[4] = { VARIANT_NORMAL, VARIANT_ANTI, VARIANT_NORMAL, VARIANT_ANTI };
 	Evaluator *e = NULL;
-	if (!weights_decode(buf, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, w, msg))
+	int g = 0;
+	while (g < 4 && !weights_decode(buf, len, eval_set_id(gsize[g], gvar[g]), PATTERN_PHASES,
+	                                PATTERN_WEIGHTS, w, g ? err : msg))
+		g++;
+	if (g == 4)
 		snprintf(err, 160, "%.60s: %.90s", path, msg);
-	else if (!(e = eval_new(w)))
+	else if (!(e = eval_new_game(w, gsize[g], gvar[g])))
 		snprintf(err, 160, "%s: out of memory", path);
 	free(buf);
 	free(w);

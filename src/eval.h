@@ -16,8 +16,21 @@
 
 typedef struct Evaluator Evaluator;
 
-/* Built-in evaluator for a board size (8, 6, 4) and variant; never NULL. */
+/* Built-in evaluator for a board size (8, 6, 4) and variant; never NULL.
+ * 8x8 (both variants) and 6x6 (both) use trained pattern weights; 4x4,
+ * and any game whose built-in weights fail to load, the hand-tuned
+ * evaluation that eval_hand() returns. */
 const Evaluator *eval_get(int size, Variant v);
+const Evaluator *eval_hand(int size, Variant v);
+
+/* The board size and variant an evaluator is for. */
+int eval_size(const Evaluator *e);
+Variant eval_variant(const Evaluator *e);
+
+/* The feature set id of the weight files of a game (weights.h): the 8x8
+ * normal game's is patterns_set_id(), the others' differ from it, so a
+ * file of one game is refused for another. */
+uint32_t eval_set_id(int size, Variant v);
 
 /* Static evaluation of (p to move, o). */
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o);
@@ -37,9 +50,14 @@ const char *eval_builtin_error(void);
  * trainer makes from a fit; NULL when out of memory.  It belongs to the
  * caller, who frees it with eval_free() once nothing evaluates with it. */
 Evaluator *eval_new(const int16_t *w);
+/* The same for any game with pattern weights (8x8 or 6x6, either
+ * variant); NULL for 4x4 or when out of memory. */
+Evaluator *eval_new_game(const int16_t *w, int size, Variant v);
 
-/* The same from a weights file; NULL and a message in err (>= 160 bytes)
- * when the file is missing, corrupt or of another format. */
+/* The same from a weights file of any of those games (its feature set id
+ * tells which: eval_size() and eval_variant() of the result); NULL and a
+ * message in err (>= 160 bytes) when the file is missing, corrupt or of
+ * another format. */
 Evaluator *eval_load(const char *path, char *err);
 
 /* Free an evaluator of eval_new() or eval_load() (NULL: nothing). */

@@ -72,13 +72,19 @@ int cli_eval(int argc, char **argv)
 		fprintf(stderr, "eval: %s\n", err);
 		return 1;
 	}
+	if (own && (eval_size(own) != (int)size || eval_variant(own) != variant)) {
+		fprintf(stderr, "eval: %s holds the weights of %dx%d %s, not of this board and variant\n", weights,
+		        eval_size(own), eval_size(own), eval_variant(own) == VARIANT_ANTI ? "Anti" : "Reversi");
+		eval_free(own);
+		return 1;
+	}
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "eval: cannot open %s\n", path);
 		eval_free(own);
 		return 1;
 	}
-	const Evaluator *ev = own && size == 8 && variant == VARIANT_NORMAL ? own : eval_get((int)size, variant);
+	const Evaluator *ev = own ? own : eval_get((int)size, variant);
 	Engine *eng = NULL;
 	if (depth > 0) {
 		eng = engine_new();

@@ -919,8 +919,8 @@ void match_ggf(const MatchGameResult *res, const char *black, const char *white,
 	bo[k] = '\0';
 	const char *flag = res->end == MATCH_END_BOARD ? "" : res->end == MATCH_END_TIME ? ":t" : ":r";
 	size_t o = (size_t)snprintf(out, n,
-	        "(;GM[Othello]PC[emilia-match]DT[%s]PB[%s]PW[%s]RE[%+d.000%s]%sTY[8]BO[%s]",
-	        date, black, white, res->margin, flag, ti, bo);
+	        "(;GM[Othello]PC[emilia-match]DT[%s]PB[%s]PW[%s]RE[%+d.000%s]%sTY[8%s]BO[%s]",
+	        date, black, white, res->margin, flag, ti, g->variant == VARIANT_ANTI ? "a" : "", bo);
 	for (int i = 0; i < g->nply && o < n; i++) {
 		const GamePly *h = &g->hist[i];
 		char sq[8];

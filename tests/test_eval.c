@@ -632,24 +632,31 @@ static unsigned char *train_data_dir(char *dir, size_t *len)
 
 /* The trainer's search label: iterative deepening 1..depth, a fresh
  * 4 MiB table, no ProbCut, the built-in weights. */
-static int search_label(Board b, int depth)
+static int search_label_game(Board b, int depth, int size, Variant v, const Evaluator *ev)
 {
 	TT tt;
 	ck_assert(tt_init(&tt, 4));
 	SearchShared sh;
 	SearchThread *t = calloc(1, sizeof *t);
 	ck_assert_ptr_nonnull(t);
-	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	search_shared_init(&sh, &tt, size, v);
+	if (ev)
+		sh.ev = ev;
 	sh.threads = t;
 	sh.nthreads = 1;
 	search_thread_init(t, &sh, 0);
 	t->sel = SEARCH_SEL_NONE;
-	int v = 0;
+	int val = 0;
 	for (int d = 1; d <= depth; d++)
-		v = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
+		val = search_value(t, b, d, -SEARCH_INF, SEARCH_INF);
 	free(t);
 	tt_free(&tt);
-	return v;
+	return val;
+}
+
+static int search_label(Board b, int depth)
+{
+	return search_label_game(b, depth, 8, VARIANT_NORMAL, NULL);
 }
 
 START_TEST(test_train_engine_labels)
@@ -986,6 +993,178 @@ START_TEST(test_train_label_files)
 }
 END_TEST
 
+
+/* The labelled positions of an --game-dump file. */
+typedef struct DumpPos {
+	Board b;
+	int empties, label;
+	char kind, test;
+} DumpPos;
+
+static DumpPos *read_dump(const char *path, int *n)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	int cap = 1024;
+	DumpPos *d = malloc((size_t)cap * sizeof *d);
+	ck_assert_ptr_nonnull(d);
+	unsigned long long p, o;
+	DumpPos x;
+	*n = 0;
+	while (fscanf(f, "%llx %llx %d %d %c %c", &p, &o, &x.empties, &x.label, &x.kind, &x.test) == 6) {
+		x.b = (Board){ p, o };
+		if (*n == cap) {
+			cap *= 2;
+			d = realloc(d, (size_t)cap * sizeof *d);
+			ck_assert_ptr_nonnull(d);
+		}
+		d[(*n)++] = x;
+	}
+	fclose(f);
+	return d;
+}
+
+/* --game-train: exact labels are the solver's of the game, search labels
+ * the depth-PATTERN_PHASE_WIDTH search's with the weights of the phases
+ * already fitted (the later ones zero), the result does not depend on the
+ * thread count, and the file loads as that game's evaluator. */
+START_TEST(test_game_train_labels)
+{
+	char dir[64] = "/tmp/emilia-test-game.XXXXXX", path[256], args[1024], out[16384], err[WEIGHTS_ERR];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(args, sizeof args,
+	         "--game-train anti --games 24 --game-exact 10 --game-max-search 40 --epochs 3 --threads 2 "
+	         "--out %s/w.bin --game-dump %s/d.txt --report %s/r.txt", dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	snprintf(path, sizeof path, "%s/w.bin", dir);
+	Evaluator *ev = eval_load(path, err);
+	ck_assert_msg(ev != NULL, "%s", err);
+	ck_assert_int_eq(eval_size(ev), 8);
+	ck_assert_int_eq(eval_variant(ev), VARIANT_ANTI);
+	eval_free(ev);
+	size_t len;
+	unsigned char *img = weights_read_file(path, 64u << 20, &len, err);
+	ck_assert_ptr_nonnull(img);
+	const size_t nw = (size_t)PATTERN_PHASES * PATTERN_WEIGHTS;
+	int16_t *w = malloc(nw * sizeof *w), *part = malloc(nw * sizeof *part);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_ptr_nonnull(part);
+	ck_assert(weights_decode(img, len, eval_set_id(8, VARIANT_ANTI), PATTERN_PHASES, PATTERN_WEIGHTS, w, err));
+	/* not an 8x8 normal weight file */
+	ck_assert(!weights_decode(img, len, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, part, err));
+	snprintf(path, sizeof path, "%s/d.txt", dir);
+	int n, nexact = 0, nsearch = 0;
+	DumpPos *d = read_dump(path, &n);
+	EndgameOptions eo = endgame_default_options();
+	eo.variant = VARIANT_ANTI;
+	for (int i = 0; i < n; i++) {
+		ck_assert_int_eq(d[i].empties, 64 - bit_count(d[i].b.p | d[i].b.o));
+		if (d[i].kind == 'e') {
+			ck_assert_int_le(d[i].empties, 10);
+			if (nexact++ < 150)
+				ck_assert_int_eq(d[i].label, endgame_solve(d[i].b, &eo).score);
+		} else {
+			ck_assert_int_eq(d[i].kind, 's');
+			ck_assert_int_gt(d[i].empties, 10);
+			if (nsearch++ < 20) {
+				int ph = patterns_phase(d[i].empties);
+				memcpy(part, w, nw * sizeof *w);
+				memset(part + (size_t)ph * PATTERN_WEIGHTS, 0,
+				       (size_t)(PATTERN_PHASES - ph) * PATTERN_WEIGHTS * sizeof *part);
+				Evaluator *pe = eval_new_game(part, 8, VARIANT_ANTI);
+				ck_assert_ptr_nonnull(pe);
+				ck_assert_int_eq(d[i].label,
+				                 search_label_game(d[i].b, PATTERN_PHASE_WIDTH, 8, VARIANT_ANTI, pe));
+				eval_free(pe);
+			}
+		}
+	}
+	ck_assert_int_gt(nexact, 100);
+	ck_assert_int_gt(nsearch, 100);
+	free(d);
+	/* one thread: the same weights */
+	snprintf(args, sizeof args,
+	         "--game-train anti --games 24 --game-exact 10 --game-max-search 40 --epochs 3 --threads 1 "
+	         "--out %s/w1.bin", dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	snprintf(path, sizeof path, "%s/w1.bin", dir);
+	size_t len1;
+	unsigned char *img1 = weights_read_file(path, 64u << 20, &len1, err);
+	ck_assert_ptr_nonnull(img1);
+	ck_assert_uint_eq(len, len1);
+	ck_assert_int_eq(memcmp(img, img1, len), 0);
+	free(img);
+	free(img1);
+	free(w);
+	free(part);
+	/* 6x6: the 6x6 solver's scores, boards in the a1-f6 corner */
+	snprintf(args, sizeof args,
+	         "--game-train 6x6 --games 16 --game-exact 14 --game-max-search 10 --epochs 2 --threads 2 "
+	         "--out %s/w6.bin --game-dump %s/d6.txt", dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	snprintf(path, sizeof path, "%s/d6.txt", dir);
+	d = read_dump(path, &n);
+	eo = endgame_default_options();
+	eo.size = 6;
+	nexact = 0;
+	for (int i = 0; i < n; i++) {
+		ck_assert_uint_eq((d[i].b.p | d[i].b.o) & ~board_geometry(6), 0);
+		ck_assert_int_eq(d[i].empties, 36 - bit_count(d[i].b.p | d[i].b.o));
+		if (d[i].kind == 'e' && nexact++ < 100)
+			ck_assert_int_eq(d[i].label, endgame_solve(d[i].b, &eo).score);
+	}
+	ck_assert_int_gt(nexact, 50);
+	free(d);
+	snprintf(path, sizeof path, "%s/w6.bin", dir);
+	ev = eval_load(path, err);
+	ck_assert_msg(ev != NULL, "%s", err);
+	ck_assert_int_eq(eval_size(ev), 6);
+	ck_assert_int_eq(eval_variant(ev), VARIANT_NORMAL);
+	eval_free(ev);
+	/* an unknown game is refused */
+	snprintf(args, sizeof args, "--game-train 7x7 --out %s/x.bin", dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 2);
+	ck_assert_ptr_nonnull(strstr(out, "--game-train takes anti, 6x6 or 6x6-anti"));
+	snprintf(args, sizeof args, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(args), 0);
+}
+END_TEST
+
+/* The built-in evaluations of 8x8 Anti, 6x6 and 6x6 Anti are the trained
+ * pattern weights, and on exactly solved positions of games they never saw
+ * (tests/data/game-*.txt, --game-dump of another seed) they are closer to
+ * the exact score than the hand-tuned evaluations they replaced. */
+START_TEST(test_game_evaluators)
+{
+	static const struct {
+		const char *file;
+		int size;
+		Variant v;
+	} g[3] = { { "game-anti.txt", 8, VARIANT_ANTI },
+	           { "game-6x6.txt", 6, VARIANT_NORMAL },
+	           { "game-6x6-anti.txt", 6, VARIANT_ANTI } };
+	for (int k = 0; k < 3; k++) {
+		const Evaluator *ev = eval_get(g[k].size, g[k].v), *hand = eval_hand(g[k].size, g[k].v);
+		ck_assert_ptr_ne(ev, hand);
+		ck_assert_int_eq(eval_size(ev), g[k].size);
+		ck_assert_int_eq(eval_variant(ev), g[k].v);
+		int n;
+		DumpPos *d = read_dump(test_data(g[k].file), &n);
+		ck_assert_int_ge(n, 200);
+		double e_ev = 0, e_hand = 0;
+		for (int i = 0; i < n; i++) {
+			ck_assert_int_eq(d[i].kind, 'e');
+			e_ev += abs(eval_score(ev, d[i].b.p, d[i].b.o) - d[i].label);
+			e_hand += abs(eval_score(hand, d[i].b.p, d[i].b.o) - d[i].label);
+		}
+		ck_assert_msg(e_ev < e_hand, "%s: trained %.2f, hand-tuned %.2f", g[k].file, e_ev / n, e_hand / n);
+		free(d);
+	}
+	/* 4x4 keeps its hand-tuned evaluation */
+	ck_assert_ptr_eq(eval_get(4, VARIANT_NORMAL), eval_hand(4, VARIANT_NORMAL));
+}
+END_TEST
+
 static Suite *eval_suite(void)
 {
 	Suite *s = suite_create("eval");
@@ -1003,6 +1182,8 @@ static Suite *eval_suite(void)
 	tcase_add_test(t, test_eval_cli);
 	tcase_add_test(t, test_train_engine_labels);
 	tcase_add_test(t, test_train_label_files);
+	tcase_add_test(t, test_game_train_labels);
+	tcase_add_test(t, test_game_evaluators);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -700,7 +700,7 @@ END_TEST
 
 /* Every GGF line must replay legally from its moves to a final position
  * whose official margin is the RE field. */
-static void check_ggf_file(const char *path, int want_games)
+static void check_ggf_file_variant(const char *path, int want_games, Variant v)
 {
 	FILE *f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
@@ -709,7 +709,8 @@ static void check_ggf_file(const char *path, int want_games)
 	while (fgets(line, sizeof line, f)) {
 		games++;
 		Game g;
-		game_init(&g, 8, VARIANT_NORMAL);
+		game_init(&g, 8, v);
+		ck_assert_ptr_nonnull(strstr(line, v == VARIANT_ANTI ? "TY[8a]" : "TY[8]"));
 		for (char *p = line; (p = strpbrk(p, "BW")) != NULL; p++) {
 			if (p[1] != '[' || (p > line && p[-1] != ']'))
 				continue;
@@ -726,6 +727,11 @@ static void check_ggf_file(const char *path, int want_games)
 	}
 	fclose(f);
 	ck_assert_int_eq(games, want_games);
+}
+
+static void check_ggf_file(const char *path, int want_games)
+{
+	check_ggf_file_variant(path, want_games, VARIANT_NORMAL);
 }
 
 START_TEST(short_match_against_gtp_rhino)
@@ -781,6 +787,35 @@ START_TEST(short_match_between_two_emilias)
 }
 END_TEST
 
+/* --variant anti: the games are played and scored by the Anti rules. */
+START_TEST(short_anti_match_between_two_emilias)
+{
+	const char *bin = getenv("EMILIA_BIN");
+	if (!bin)
+		bin = "./emilia";
+	if (!emilia_has_gtp(bin)) {
+		fprintf(stderr, "SKIPPED short_anti_match_between_two_emilias: %s does not speak GTP yet\n", bin);
+		return;
+	}
+	char out[8192], cmd[16384], ggf[256];
+	snprintf(ggf, sizeof ggf, "/tmp/emilia-test-anti-%d.ggf", (int)getpid());
+	unlink(ggf);
+	snprintf(cmd, sizeof cmd,
+	         "%s --engine name=anti1 cmd='%s --variant anti --level 1' --engine name=anti2 "
+	         "cmd='%s --variant anti --level 2' --variant anti --openings %s --order sequential --games 2 "
+	         "--tc 5 --concurrency 2 --quiet --out %s 2>&1",
+	         tool(), bin, bin, test_data("match-xot.txt"), ggf);
+	ck_assert_int_eq(run(cmd, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "anti1 vs anti2: 2 games,"), "%s", out);
+	ck_assert_msg(strstr(out, "forfeits: none"), "%s", out);
+	check_ggf_file_variant(ggf, 2, VARIANT_ANTI);
+	unlink(ggf);
+	snprintf(cmd, sizeof cmd, "%s --engine name=a cmd=x --engine name=b cmd=y --variant reversed 2>&1", tool());
+	ck_assert_int_eq(run(cmd, out, sizeof out), 2);
+	ck_assert_msg(strstr(out, "emilia-match: --variant normal|anti, not 'reversed'"), "%s", out);
+}
+END_TEST
+
 static Suite *match_suite(void)
 {
 	Suite *s = suite_create("match");
@@ -802,6 +837,7 @@ static Suite *match_suite(void)
 	tcase_add_test(t, tool_rejects_bad_command_lines);
 	tcase_add_test(t, short_match_against_gtp_rhino);
 	tcase_add_test(t, short_match_between_two_emilias);
+	tcase_add_test(t, short_anti_match_between_two_emilias);
 	suite_add_tcase(s, t);
 	return s;
 }

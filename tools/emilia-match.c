@@ -46,6 +46,7 @@ typedef struct Options {
 	bool round_robin;
 	bool reuse;
 	bool quiet;
+	Variant variant;            /* --variant: the rules the games are played and scored by */
 } Options;
 
 typedef struct Pairing {
@@ -119,6 +120,7 @@ static void usage(FILE *f)
 	"  --round-robin          every engine against every other\n"
 	"  --reuse                keep engine processes between games (clear_board); default: fresh per game\n"
 	"  --scoring official|plain   disc margins with empties to the winner (default) or as they stand\n"
+	"  --variant normal|anti  the rules (default normal); the engines must be started with the same\n"
 	"  --timeout S            limit for commands other than genmove, for start-up, and for genmove\n"
 	"                         without a clock (default 10)\n"
 	"  --log FILE             write all GTP traffic and the engines' stderr to FILE\n"
@@ -248,6 +250,12 @@ static bool parse_args(int argc, char **argv, Options *o)
 		i++;
 		if (!strcmp(a, "--openings")) {
 			o->openings = v;
+		} else if (!strcmp(a, "--variant")) {
+			if (strcmp(v, "normal") && strcmp(v, "anti")) {
+				fprintf(stderr, "emilia-match: --variant normal|anti, not '%s'\n", v);
+				return false;
+			}
+			o->variant = strcmp(v, "anti") ? VARIANT_NORMAL : VARIANT_ANTI;
 		} else if (!strcmp(a, "--order")) {
 			if (strcmp(v, "random") && strcmp(v, "sequential")) {
 				fprintf(stderr, "emilia-match: --order random|sequential, not '%s'\n", v);
@@ -345,7 +353,7 @@ static bool load_openings(Match *m, const char *path)
 			continue;
 		char err[TEXT_ERR];
 		Game g;
-		game_init(&g, 8, VARIANT_NORMAL);
+		game_init(&g, 8, m->o->variant);
 		if (len > 400 || memchr(line, '\0', (size_t)len) || !text_apply_transcript(&g, s, err)) {
 			fprintf(stderr, "emilia-match: %s:%ld: %s\n", path, lineno,
 			        len > 400 ? "line too long for an opening" :
@@ -512,7 +520,7 @@ static void *worker_main(void *arg)
 		MatchEngine *b = &w->eng[j->swap ? p->b : p->a], *wh = &w->eng[j->swap ? p->a : p->b];
 		b->tag = wh->tag = (int)k + 1;
 		Game opening;
-		game_init(&opening, 8, VARIANT_NORMAL);
+		game_init(&opening, 8, o->variant);
 		if (m->nopenings) {
 			char err[TEXT_ERR];
 			text_apply_transcript(&opening, m->openings[m->order[j->pair % m->nopenings]], err);

@@ -155,9 +155,11 @@ static void game_positions(const WthorGame *w, Board pos[61], bool has[61])
 	}
 }
 
-static int solve_exact(EndgameTables *tables, Board b)
+static int solve_exact(EndgameTables *tables, Board b, int size, Variant v)
 {
 	EndgameOptions eo = endgame_default_options();
+	eo.size = size;
+	eo.variant = v;
 	eo.threads = 1;
 	eo.hash_mb = 16;
 	eo.tables = tables;
@@ -190,6 +192,13 @@ typedef struct Chunk {
 
 bool label_searcher_init(LabelSearcher *s, const Evaluator *ev)
 {
+	return label_searcher_init_game(s, ev, 8, VARIANT_NORMAL);
+}
+
+bool label_searcher_init_game(LabelSearcher *s, const Evaluator *ev, int size, Variant v)
+{
+	s->size = size;
+	s->variant = v;
 	if (!tt_init(&s->tt, 4))
 		return false;
 	s->t = calloc(1, sizeof *s->t);
@@ -200,7 +209,7 @@ bool label_searcher_init(LabelSearcher *s, const Evaluator *ev)
 		tt_free(&s->tt);
 		return false;
 	}
-	search_shared_init(&s->sh, &s->tt, 8, VARIANT_NORMAL);
+	search_shared_init(&s->sh, &s->tt, size, v);
 	if (ev)
 		s->sh.ev = ev;
 	s->sh.threads = s->t;
@@ -228,7 +237,7 @@ void label_searcher_free(LabelSearcher *s)
 
 int label_value(LabelSearcher *s, Board b, int depth)
 {
-	return depth ? label_searcher_value(s, b, depth) : solve_exact(s->eg, b);
+	return depth ? label_searcher_value(s, b, depth) : solve_exact(s->eg, b, s->size, s->variant);
 }
 
 static void *label_worker(void *arg)

@@ -133,11 +133,15 @@ typedef struct LabelSearcher {
 	TT tt;
 	SearchShared sh;
 	SearchThread *t;
+	int size;           /* the game: 8 and the normal variant but for */
+	Variant variant;    /* label_searcher_init_game() */
 } LabelSearcher;
 
 /* ev: the weights to search with (NULL: the built-in ones), which must
  * outlive the searcher; false when out of memory. */
 bool label_searcher_init(LabelSearcher *s, const Evaluator *ev);
+/* The same for another game: board size 8 or 6, either variant. */
+bool label_searcher_init_game(LabelSearcher *s, const Evaluator *ev, int size, Variant v);
 /* The label of one position: exact (depth 0: the solver, 1 thread, a 16
  * MiB table) or the search value of label_searcher_value (s is then an
  * initialised searcher). */
