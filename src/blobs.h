@@ -1,13 +1,14 @@
 /*
  * blobs.h - the data files built into the binary: the trained evaluation
- * weights (data/eval.bin, read through weights_builtin()) and the default
- * opening book (book/emilia.book, opened by book_open_default()).
+ * weights (data/eval.bin, read through weights_builtin(), and those of the
+ * other games, read by eval.c) and the default opening book
+ * (book/emilia.book, opened by book_open_default()).
  *
- * blobs.c includes both files with .incbin (paths relative to the
+ * blobs.c includes the files with .incbin (paths relative to the
  * repository root, where make runs; the Makefile rebuilds blobs.o when
- * one changes).  It is data and two accessors that call nothing, so the
+ * one changes).  It is data and three accessors that call nothing, so the
  * default build (ARCH=dispatch, docs/build.md) compiles it once and both
- * copies of the engine share it instead of holding the 4.5 MB twice.
+ * copies of the engine share it instead of holding the 16.5 MB twice.
  */
 #ifndef EMILIA_BLOBS_H
 #define EMILIA_BLOBS_H

@@ -10,8 +10,11 @@
  * nothing here changes after start-up, so engines with different weights
  * share a process without seeing each other's.
  *
- * 6x6, 4x4 and Anti: hand-tuned square values plus mobility (see
- * docs/engine.md, "Evaluation").
+ * 8x8 Anti, 6x6 and 6x6 Anti: the same pattern evaluation with their own
+ * weights (blob_game_weights(), decoded on first use; a 6x6 board is
+ * shifted to b2-g7 for its features).  4x4, and a game whose weights do
+ * not load: hand-tuned square values plus mobility (see docs/engine.md,
+ * "Evaluation").
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -1204,7 +1204,7 @@ static int fit_hand(int npos, int size, Variant v, int lo, int hi, uint64_t seed
 	}
 	int m = npos - half;
 	printf("%dx%d %s, %d positions with %d-%d empties (solved in %.1f s): MAE on the held-out half: "
-	       "current evaluation %.2f, fitted %.2f, constant 0 %.2f\n", size, size,
+	       "built-in evaluation %.2f, fitted square values %.2f, constant 0 %.2f\n", size, size,
 	       v == VARIANT_ANTI ? "anti" : "normal", npos, lo, hi, util_now() - t0, e_cur / m,
 	       e_fit / m, e_zero / m);
 	printf("  square values (1/8 discs), row by row:");
