@@ -982,15 +982,26 @@ static void report_empties(const Options *o, const char *name, Set *s, FILE *rep
 {
 	enum { LO = 10, HI = 30 };
 	const Evaluator *ev = weights_8x8();
-	double err[HI + 1] = { 0 }, serr[4][HI + 1] = { { 0 } };
-	long cnt[HI + 1] = { 0 }, scnt[HI + 1] = { 0 };
+	/* buckets of |exact score| (below): the error by empties, also
+	 * reweighted to the 24-empty positions' mix of margins */
+	enum { NB = 5 };
+	static const int blo[NB + 1] = { 0, 5, 10, 20, 30, 65 };
+	double err[HI + 1] = { 0 }, serr[4][HI + 1] = { { 0 } }, amag[HI + 1] = { 0 }, eb[HI + 1][NB] = { { 0 } };
+	long cnt[HI + 1] = { 0 }, scnt[HI + 1] = { 0 }, nb[HI + 1][NB] = { { 0 } };
 	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
 	size_t n = 0;
 	for (size_t i = 0; i < s->cap; i++) {
 		Sample *x = &s->slot[i];
 		if (!x->cnt || x->exact != LABEL_EXACT || x->empties < LO || x->empties > HI)
 			continue;
-		err[x->empties] += fabs(eval_score(ev, x->p, x->o) - (double)x->sum / x->cnt);
+		double y = (double)x->sum / x->cnt, d = fabs(eval_score(ev, x->p, x->o) - y);
+		int b = 0;
+		while (b < NB - 1 && fabs(y) >= blo[b + 1])
+			b++;
+		err[x->empties] += d;
+		amag[x->empties] += fabs(y);
+		eb[x->empties][b] += d;
+		nb[x->empties][b]++;
 		cnt[x->empties]++;
 		if (scnt[x->empties] < o->check_max) {
 			scnt[x->empties]++;
@@ -1007,8 +1018,6 @@ static void report_empties(const Options *o, const char *name, Set *s, FILE *rep
 	free(todo);
 	/* where the error at 20-24 empties comes from: by the size of the
 	 * exact score, and the least-squares scale of the evaluation */
-	enum { NB = 5 };
-	static const int blo[NB + 1] = { 0, 5, 10, 20, 30, 65 };
 	double berr[NB] = { 0 }, bbias[NB] = { 0 }, sxy = 0, sxx = 0, verr[NB] = { 0 }, vbias[NB] = { 0 };
 	long bcnt[NB] = { 0 }, vcnt[NB] = { 0 };
 	for (size_t i = 0; i < s->cap; i++) {
@@ -1060,14 +1069,26 @@ static void report_empties(const Options *o, const char *name, Set *s, FILE *rep
 		if (!fo)
 			continue;
 		fprintf(fo, "%s set, exactly labelled positions: mean absolute error by empties (discs)\n", name);
-		fprintf(fo, "  empties positions  static");
+		fprintf(fo, "  empties positions  |score|  static  as at 24");
 		for (int d = 0; d < o->ncheck; d++)
 			fprintf(fo, "  depth %-2d", o->check_depth[d]);
 		fprintf(fo, "%s\n", o->ncheck ? "  (searched)" : "");
 		for (int e = LO; e <= HI; e++) {
 			if (!cnt[e])
 				continue;
-			fprintf(fo, "  %7d %9ld %7.2f", e, cnt[e], err[e] / cnt[e]);
+			/* the static error with the margins mixed as at 24 empties */
+			double rw = 0;
+			bool all = cnt[24] > 0;
+			for (int b = 0; b < NB && all; b++) {
+				all = nb[e][b] > 0 || !nb[24][b];
+				if (nb[e][b])
+					rw += (double)nb[24][b] / cnt[24] * eb[e][b] / nb[e][b];
+			}
+			fprintf(fo, "  %7d %9ld %8.1f %7.2f", e, cnt[e], amag[e] / cnt[e], err[e] / cnt[e]);
+			if (all)
+				fprintf(fo, " %9.2f", rw);
+			else
+				fprintf(fo, " %9s", "-");
 			for (int d = 0; d < o->ncheck; d++)
 				fprintf(fo, "  %8.2f", serr[d][e] / scnt[e]);
 			fprintf(fo, o->ncheck ? "  %10ld\n" : "\n", scnt[e]);
