@@ -728,6 +728,26 @@ START_TEST(test_train_engine_labels)
 	snprintf(path, sizeof path, "%s/s.cache", dir);
 	free(slurp_path(path, &len));
 	ck_assert_uint_eq(len, 5 * 22);
+	/* --expand-exact: 3 children of training positions at 11-13 empties,
+	 * labelled by the solver (the cache's only records) */
+	snprintf(args, sizeof args,
+	         "--data %s --out %s/w3.bin --test 1900-1900 --phases 2-2 --epochs 3 --threads 2 "
+	         "--no-book --no-logbook --expand 11-13 --max-expand 3 --expand-exact --cache %s/x.cache",
+	         dir, dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "new positions with 11-13 empties, 3 used"));
+	ck_assert_ptr_nonnull(strstr(out, "exact labels, 11-13 empties: 0 from the cache, solving 3 positions"));
+	snprintf(path, sizeof path, "%s/x.cache", dir);
+	c = slurp_path(path, &len);
+	ck_assert_uint_eq(len, 3 * 17);
+	for (int i = 0; i < 3; i++) {
+		Board b = { le64(c + 17 * i), le64(c + 17 * i + 8) };
+		int e = 64 - bit_count(b.p | b.o);
+		ck_assert_int_ge(e, 11);
+		ck_assert_int_le(e, 13);
+		ck_assert_int_eq((int8_t)c[17 * i + 16], endgame_solve(b, &eo).score);
+	}
+	free(c);
 	/* bad ranges are refused */
 	snprintf(args, sizeof args, "--data %s --solve-mid 13-11", dir);
 	ck_assert_int_eq(run_train(args, out, sizeof out), 2);

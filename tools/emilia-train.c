@@ -121,6 +121,7 @@ typedef struct Options {
 	double prior_lambda;
 	const char *prior_file;
 	int expand_lo, expand_hi, max_expand;
+	bool expand_exact;       /* --expand-exact: the solver labels the new positions */
 	bool no_mobility, no_logbook, no_book, theory_after;
 	const Labels *labels;    /* --labels: exact labels of game positions */
 	int check_depth[4], ncheck;  /* --check-depths: searches in the per-empties report */
@@ -658,7 +659,7 @@ static void search_labels(const Options *o, Set *s)
  * labelled by the --search-depth search and added to the training set. */
 static void expand(const Options *o, Set *train_set, const Set *test_set)
 {
-	if (o->expand_hi < o->expand_lo || !o->max_expand || o->search_depth <= 0)
+	if (o->expand_hi < o->expand_lo || !o->max_expand || (o->search_depth <= 0 && !o->expand_exact))
 		return;
 	Set extra = { 0, 0, 0 };
 	set_grow(&extra);
@@ -694,14 +695,18 @@ static void expand(const Options *o, Set *train_set, const Set *test_set)
 	so.search_lo = o->expand_lo;
 	so.search_hi = o->expand_hi;
 	so.max_search = (int)k;
-	search_labels(&so, &extra);
+	if (o->expand_exact)
+		solve_labels(o, &extra, o->expand_lo, o->expand_hi, k);
+	else
+		search_labels(&so, &extra);
+	const int kind = o->expand_exact ? LABEL_EXACT : LABEL_SEARCH;
 	for (size_t i = 0; i < extra.cap; i++) {
 		const Sample *x = &extra.slot[i];
-		if (!x->cnt || x->exact != LABEL_SEARCH)
+		if (!x->cnt || x->exact != kind)
 			continue;
 		Board b = { x->p, x->o };
 		set_add(train_set, b, x->empties, x->sum, false);
-		set_find(train_set, x->p, x->o)->exact = LABEL_SEARCH;
+		set_find(train_set, x->p, x->o)->exact = (uint8_t)kind;
 	}
 	free(extra.slot);
 }
@@ -1666,6 +1671,7 @@ static int usage(void)
 	        "                    [--mobility-phases LAST] [--init WEIGHTS (phases not in --phases)]\n"
 	        "                    [--solve-mid LO-HI --max-solve-mid N]\n"
 	        "                    [--search-mid LO-HI --max-search N] [--expand LO-HI --max-expand N]\n"
+	        "                    [--expand-exact (the solver labels them)]\n"
 	        "                    [--search-depth D] [--search-cache FILE] [--search-eval WEIGHTS]\n"
 	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
 	        "                    [--labels DIR (exact labels from --make-labels)] [--drop-after LO-HI]\n"
@@ -1731,6 +1737,8 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--search-check"))
 			o.search_check = true;
+		else if (!strcmp(a, "--expand-exact"))
+			o.expand_exact = true;
 		else if (!strcmp(a, "--no-mobility"))
 			o.no_mobility = true;
 		else if (!strcmp(a, "--no-logbook"))
