@@ -748,6 +748,17 @@ START_TEST(test_train_engine_labels)
 		ck_assert_int_eq((int8_t)c[17 * i + 16], endgame_solve(b, &eo).score);
 	}
 	free(c);
+	/* --phase-overlap 3: phase 11-15 is fitted on the positions with 8-18
+	 * empties */
+	snprintf(args, sizeof args,
+	         "--data %s --out %s/w4.bin --test 1900-1900 --phases 2-2 --epochs 3 --threads 2 "
+	         "--no-book --no-logbook --phase-overlap 3 --min-positions 0",
+	         dir, dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
+	ck_assert_msg(strstr(out, "phase 2 (11-15 empties): ") && strstr(out, " positions with 8-18 empties"), "%s",
+	              out);
+	snprintf(args, sizeof args, "--data %s --phase-overlap 31", dir);
+	ck_assert_int_eq(run_train(args, out, sizeof out), 2);
 	/* bad ranges are refused */
 	snprintf(args, sizeof args, "--data %s --solve-mid 13-11", dir);
 	ck_assert_int_eq(run_train(args, out, sizeof out), 2);

@@ -122,6 +122,7 @@ typedef struct Options {
 	const char *prior_file;
 	int expand_lo, expand_hi, max_expand;
 	bool expand_exact;       /* --expand-exact: the solver labels the new positions */
+	int phase_overlap;       /* --phase-overlap: a phase's fit also takes K empties beyond it */
 	bool no_mobility, no_logbook, no_book, theory_after;
 	const Labels *labels;    /* --labels: exact labels of game positions */
 	int check_depth[4], ncheck;  /* --check-depths: searches in the per-empties report */
@@ -894,7 +895,9 @@ static void train(const Options *o, Set *s, int16_t *out)
 	for (int ph = o->ph_lo; ph <= o->ph_hi; ph++) {
 		/* the phase's empties, widened on both sides while there are fewer
 		 * than --min-positions samples (the opening phases are sparse) */
-		int lo = patterns_phase_lo(ph), hi = patterns_phase_hi(ph);
+		int lo = patterns_phase_lo(ph) - o->phase_overlap, hi = patterns_phase_hi(ph) + o->phase_overlap;
+		lo = lo < 1 ? 1 : lo;
+		hi = hi > 60 ? 60 : hi;
 		size_t n;
 		for (;;) {
 			n = 0;
@@ -1672,6 +1675,7 @@ static int usage(void)
 	        "                    [--solve-mid LO-HI --max-solve-mid N]\n"
 	        "                    [--search-mid LO-HI --max-search N] [--expand LO-HI --max-expand N]\n"
 	        "                    [--expand-exact (the solver labels them)]\n"
+	        "                    [--phase-overlap K (each phase also fitted on K empties on each side)]\n"
 	        "                    [--search-depth D] [--search-cache FILE] [--search-eval WEIGHTS]\n"
 	        "                    [--search-weight W] [--search-check] [--prior WEIGHTS --prior-lambda X]\n"
 	        "                    [--labels DIR (exact labels from --make-labels)] [--drop-after LO-HI]\n"
@@ -1785,6 +1789,8 @@ int main(int argc, char **argv)
 			o.huber = atof(v);
 		else if (!strcmp(a, "--game-train"))
 			o.game_train = v;
+		else if (!strcmp(a, "--phase-overlap") && util_parse_int(v, 0, 30, &l))
+			o.phase_overlap = (int)l;
 		else if (!strcmp(a, "--game-dump"))
 			o.game_dump = v;
 		else if (!strcmp(a, "--games") && util_parse_int(v, 8, 10000000, &l))
