@@ -50,14 +50,11 @@ static int16_t builtin_w[NW];
 static char builtin_err[WEIGHTS_ERR];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* The trained weights of the other games (8x8 Anti, 6x6, 6x6 Anti), in
- * the order of eval_game_index(); a game whose weights do not decode
- * keeps its hand-tuned evaluation. */
+/* The pattern evaluators of the other games (8x8 Anti, 6x6, 6x6 Anti), in
+ * the order of eval_game_index().  load_game sets .w, under the game's
+ * once, when the built-in weights decode; a game whose weights do not
+ * (w stays NULL) keeps its hand-tuned evaluation. */
 enum { NGAMES = 3 };
-static int16_t *game_w[NGAMES];
-
-/* their pattern evaluators, used once their weights load (load_game
- * sets .w under the game's once) */
 static Evaluator game_ev[NGAMES] = {
 	{ 8, VARIANT_ANTI, KIND_PATTERN, { 0 }, 0, 0, NULL, NULL, 0 },
 	{ 6, VARIANT_NORMAL, KIND_PATTERN, { 0 }, 0, 0, NULL, NULL, 9 },
@@ -90,14 +87,13 @@ static void load_builtin(void)
 /* A game's weights are decoded on its first use (each costs 4 MB). */
 static void load_game(int g)
 {
-	static const int gsize[NGAMES] = { 8, 6, 6 };
-	static const Variant gvar[NGAMES] = { VARIANT_ANTI, VARIANT_NORMAL, VARIANT_ANTI };
 	size_t len;
 	const unsigned char *img = blob_game_weights(g, &len);
 	int16_t *w = malloc(NW * sizeof *w);
 	char err[WEIGHTS_ERR];
-	if (w && weights_decode(img, len, eval_set_id(gsize[g], gvar[g]), PATTERN_PHASES, PATTERN_WEIGHTS, w, err))
-		game_ev[g].w = game_w[g] = w;
+	if (w && weights_decode(img, len, eval_set_id(game_ev[g].size, game_ev[g].variant), PATTERN_PHASES,
+	                        PATTERN_WEIGHTS, w, err))
+		game_ev[g].w = w;
 	else
 		free(w);
 }
@@ -168,7 +164,7 @@ const Evaluator *eval_get(int size, Variant v)
 	int g = eval_game_index(size, v);
 	if (g >= 0)
 		pthread_once(&game_once[g], game_loader[g]);
-	if (g >= 0 && game_w[g])
+	if (g >= 0 && game_ev[g].w)
 		return &game_ev[g];
 	return eval_hand(size, v);
 }
@@ -246,9 +242,12 @@ Evaluator *eval_new_game(const int16_t *w, int size, Variant v)
 		return NULL;
 	}
 	*e = evaluators[0][0];
-	e->size = size;
-	e->variant = v;
-	e->shift = size == 6 ? 9 : 0;
+	if (g >= 0) {
+		/* the game's fields but .w, which load_game may be writing */
+		e->size = game_ev[g].size;
+		e->variant = game_ev[g].variant;
+		e->shift = game_ev[g].shift;
+	}
 	memcpy(own, w, NW * sizeof *own);
 	e->w = e->own = own;
 	return e;
@@ -269,17 +268,17 @@ Evaluator *eval_load(const char *path, char *err)
 		snprintf(err, 160, "%s: out of memory", path);
 		return NULL;
 	}
-	/* the weights of any game: the feature set id tells which */
-	static const int gsize[4] = { 8, 8, 6, 6 };
-	static const Variant gvar[4] = { VARIANT_NORMAL, VARIANT_ANTI, VARIANT_NORMAL, VARIANT_ANTI };
+	/* the weights of any game: the feature set id tells which (the 8x8
+	 * normal game's first, whose message is kept) */
+	const Evaluator *const games[NGAMES + 1] = { &evaluators[0][0], &game_ev[0], &game_ev[1], &game_ev[2] };
 	Evaluator *e = NULL;
 	int g = 0;
-	while (g < 4 && !weights_decode(buf, len, eval_set_id(gsize[g], gvar[g]), PATTERN_PHASES,
-	                                PATTERN_WEIGHTS, w, g ? err : msg))
+	while (g <= NGAMES && !weights_decode(buf, len, eval_set_id(games[g]->size, games[g]->variant),
+	                                      PATTERN_PHASES, PATTERN_WEIGHTS, w, g ? err : msg))
 		g++;
-	if (g == 4)
+	if (g > NGAMES)
 		snprintf(err, 160, "%.60s: %.90s", path, msg);
-	else if (!(e = eval_new_game(w, gsize[g], gvar[g])))
+	else if (!(e = eval_new_game(w, games[g]->size, games[g]->variant)))
 		snprintf(err, 160, "%s: out of memory", path);
 	free(buf);
 	free(w);

@@ -659,6 +659,24 @@ static int search_label(Board b, int depth)
 	return search_label_game(b, depth, 8, VARIANT_NORMAL, NULL);
 }
 
+/* A solve cache of n records of 17 bytes (board, score), each a position
+ * with lo..hi empties and the solver's exact score. */
+static void check_solve_cache(const char *path, int n, int lo, int hi)
+{
+	size_t len;
+	unsigned char *c = slurp_path(path, &len);
+	ck_assert_uint_eq(len, (size_t)n * 17);
+	EndgameOptions eo = endgame_default_options();
+	for (int i = 0; i < n; i++) {
+		Board b = { le64(c + 17 * i), le64(c + 17 * i + 8) };
+		int e = 64 - bit_count(b.p | b.o);
+		ck_assert_int_ge(e, lo);
+		ck_assert_int_le(e, hi);
+		ck_assert_int_eq((int8_t)c[17 * i + 16], endgame_solve(b, &eo).score);
+	}
+	free(c);
+}
+
 START_TEST(test_train_engine_labels)
 {
 	char dir[64] = "/tmp/emilia-test-train.XXXXXX", path[256], args[1600], out[16384];
@@ -677,22 +695,12 @@ START_TEST(test_train_engine_labels)
 	                                  "(0 records), searching 5 positions"));
 	/* the solve cache: 4 records of 17 bytes, each the solver's exact score */
 	snprintf(path, sizeof path, "%s/l.cache", dir);
-	unsigned char *c = slurp_path(path, &len);
-	ck_assert_uint_eq(len, 4 * 17);
-	EndgameOptions eo = endgame_default_options();
-	for (int i = 0; i < 4; i++) {
-		Board b = { le64(c + 17 * i), le64(c + 17 * i + 8) };
-		int e = 64 - bit_count(b.p | b.o);
-		ck_assert_int_ge(e, 11);
-		ck_assert_int_le(e, 13);
-		ck_assert_int_eq((int8_t)c[17 * i + 16], endgame_solve(b, &eo).score);
-	}
-	free(c);
+	check_solve_cache(path, 4, 11, 13);
 	/* the search cache: 5 records of 22 bytes: the depth-2 search score
 	 * (iterative deepening from 1, fresh table, no ProbCut), the depth and
 	 * the checksum of the built-in weights */
 	snprintf(path, sizeof path, "%s/s.cache", dir);
-	c = slurp_path(path, &len);
+	unsigned char *c = slurp_path(path, &len);
 	ck_assert_uint_eq(len, 5 * 22);
 	size_t wlen;
 	const unsigned char *wimg = weights_builtin(&wlen);
@@ -738,16 +746,7 @@ START_TEST(test_train_engine_labels)
 	ck_assert_ptr_nonnull(strstr(out, "new positions with 11-13 empties, 3 used"));
 	ck_assert_ptr_nonnull(strstr(out, "exact labels, 11-13 empties: 0 from the cache, solving 3 positions"));
 	snprintf(path, sizeof path, "%s/x.cache", dir);
-	c = slurp_path(path, &len);
-	ck_assert_uint_eq(len, 3 * 17);
-	for (int i = 0; i < 3; i++) {
-		Board b = { le64(c + 17 * i), le64(c + 17 * i + 8) };
-		int e = 64 - bit_count(b.p | b.o);
-		ck_assert_int_ge(e, 11);
-		ck_assert_int_le(e, 13);
-		ck_assert_int_eq((int8_t)c[17 * i + 16], endgame_solve(b, &eo).score);
-	}
-	free(c);
+	check_solve_cache(path, 3, 11, 13);
 	/* --phase-overlap 3: phase 11-15 is fitted on the positions with 8-18
 	 * empties */
 	snprintf(args, sizeof args,

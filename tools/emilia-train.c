@@ -1364,21 +1364,6 @@ typedef struct GameJob {
 	const Evaluator *ev;
 } GameJob;
 
-static void game_canon(int shift, uint64_t p, uint64_t o, uint64_t *cp, uint64_t *co)
-{
-	p <<= shift;
-	o <<= shift;
-	*cp = p;
-	*co = o;
-	for (int s = 1; s < 8; s++) {
-		uint64_t sp = bit_symmetry(p, s), so = bit_symmetry(o, s);
-		if (sp < *cp || (sp == *cp && so < *co)) {
-			*cp = sp;
-			*co = so;
-		}
-	}
-}
-
 static void *game_play_worker(void *arg)
 {
 	GameJob *j = arg;
@@ -1492,27 +1477,23 @@ static int game_train(const Options *o, const char *game, int ngames, int exact_
 	j.npos = xcalloc((size_t)ngames, sizeof *j.npos);
 	double t0 = util_now();
 	train_run_threads(game_play_worker, &j, threads);
-	/* every position once: the training games' first, then the test games' */
+	/* every position, centred and canonical; every 8th game held out */
 	size_t total = 0;
 	for (int g = 0; g < ngames; g++)
 		total += (size_t)j.npos[g];
 	GamePos *all = xcalloc(total + 1, sizeof *all);
 	size_t n = 0;
-	for (int pass = 0; pass < 2; pass++)
-		for (int g = 0; g < ngames; g++) {
-			if ((g % 8 == 7) != pass)
-				continue;
-			for (int k = 0; k < j.npos[g]; k++) {
-				GamePos *x = &all[n++];
-				game_canon(j.shift, j.pos[g][k].p, j.pos[g][k].o, &x->p, &x->o);
-				x->empties = (int8_t)(cells - bit_count(j.pos[g][k].p | j.pos[g][k].o));
-				x->test = (uint8_t)pass;
-			}
+	for (int g = 0; g < ngames; g++)
+		for (int k = 0; k < j.npos[g]; k++) {
+			const Board b = j.pos[g][k];
+			const Board c = board_canonical((Board){ b.p << j.shift, b.o << j.shift }, NULL);
+			GamePos *x = &all[n++];
+			x->p = c.p;
+			x->o = c.o;
+			x->empties = (int8_t)(cells - bit_count(b.p | b.o));
+			x->test = g % 8 == 7;
 		}
-	/* sort by board, keep the first of equal boards (a training one when
-	 * both sets hold it: sort by (board, test) through a stable order) */
-	for (size_t i = 0; i < n; i++)
-		all[i].label = 0;
+	/* once each: a board held out only when every game that reaches it is */
 	qsort(all, n, sizeof *all, game_cmp);
 	size_t u = 0;
 	for (size_t i = 0; i < n;) {
