@@ -421,7 +421,7 @@ eval-train: tools
 	nice ./emilia-train --data $(DATA) --selfplay data/selfplay --out data/eval.bin --threads $(EVAL_THREADS) \
 	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt \
 	  --labels data/labels --drop-after 15-23 --check-depths 4,8 --check-max 300 --epochs 300 \
-	  --phase-overlap 2
+	  --phase-overlap 2 --huber 3
 	@$(MAKE) --no-print-directory all
 bench-eval: all
 	sh bench/eval.sh $(DATA)

@@ -687,10 +687,48 @@ START_TEST(test_train_engine_labels)
 	snprintf(args, sizeof args,
 	         "--data %s --out %s/w.bin --test 1900-1900 --phases 2-2 --epochs 3 --threads 2 "
 	         "--no-book --no-logbook --solve-mid 11-13 --max-solve-mid 4 --cache %s/l.cache "
-	         "--search-mid 14-20 --search-depth 2 --max-search 5 --search-cache %s/s.cache",
-	         dir, dir, dir, dir);
+	         "--search-mid 14-20 --search-depth 2 --max-search 5 --search-cache %s/s.cache "
+	         "--game-dump %s/d.txt",
+	         dir, dir, dir, dir, dir);
 	ck_assert_int_eq(run_train(args, out, sizeof out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "exact labels, 11-13 empties: 0 from the cache, solving 4 positions"));
+	/* the dump: every labelled training position; the 4 exact ones are
+	 * the solver's scores, the 5 search ones the depth-2 search's, the
+	 * others carry WTHOR's theoretical score (at 24 empties) or their
+	 * game's result */
+	snprintf(path, sizeof path, "%s/d.txt", dir);
+	FILE *df = fopen(path, "r");
+	ck_assert_ptr_nonnull(df);
+	char line[256];
+	int nd = 0, ne = 0, ns = 0;
+	EndgameOptions deo = endgame_default_options();
+	while (fgets(line, sizeof line, df)) {
+		unsigned long long dp, dq;
+		int de, dcnt, dsp;
+		double dl;
+		char kind, set;
+		ck_assert_int_eq(sscanf(line, "%llx %llx %d %lf %c %c %d %d", &dp, &dq, &de, &dl, &kind, &set, &dcnt,
+		                        &dsp), 8);
+		Board b = { dp, dq };
+		ck_assert_int_eq(de, 64 - bit_count(b.p | b.o));
+		ck_assert_int_eq(set, '-');
+		ck_assert_int_ge(dcnt, 1);
+		if (kind == 'e' && de != 24) {   /* (at 24: WTHOR's theoretical score) */
+			ck_assert(de >= 11 && de <= 13);
+			ck_assert_int_eq((int)dl, endgame_solve(b, &deo).score);
+			ne++;
+		} else if (kind == 's') {
+			ck_assert(de >= 14 && de <= 20);
+			ck_assert_int_eq((int)dl, search_label(b, 2));
+			ns++;
+		} else
+			ck_assert(kind == 'g' || (kind == 'e' && de == 24));
+		nd++;
+	}
+	fclose(df);
+	ck_assert_int_eq(ne, 4);
+	ck_assert_int_eq(ns, 5);
+	ck_assert_int_gt(nd, 100);
 	ck_assert_ptr_nonnull(strstr(out, "search labels (depth 2), 14-20 empties: 0 from the cache "
 	                                  "(0 records), searching 5 positions"));
 	/* the solve cache: 4 records of 17 bytes, each the solver's exact score */

@@ -888,6 +888,30 @@ static void fit_store(Fit *f, int16_t *w)
 	free(f->sw);
 }
 
+/* --game-dump for the 8x8 game: one line per labelled position, the
+ * canonical board (p to move, hex), empties, label (the mean of its labels,
+ * side to move's view), g(ame), e(xact) or s(earch), t(est) or -, the number
+ * of games that reached it, and 1 if a self-play game did (else 0). */
+static void dump_sets(const char *path, const Set *train_set, const Set *test_set)
+{
+	FILE *d = fopen(path, "w");
+	if (!d)
+		die("cannot write the --game-dump file");
+	const Set *sets[2] = { train_set, test_set };
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < sets[k]->cap; i++) {
+			const Sample *x = &sets[k]->slot[i];
+			if (!x->cnt || x->exact == LABEL_DROPPED)
+				continue;
+			fprintf(d, "%016llx %016llx %d %.2f %c %c %d %d\n", (unsigned long long)x->p,
+			        (unsigned long long)x->o, x->empties, (double)x->sum / x->cnt,
+			        x->exact == LABEL_EXACT ? 'e' : x->exact == LABEL_SEARCH ? 's' : 'g', k ? 't' : '-',
+			        x->cnt, x->selfplay);
+		}
+	if (fclose(d))
+		die("cannot write the --game-dump file");
+}
+
 static void train(const Options *o, Set *s, int16_t *out)
 {
 	Fit f;
@@ -1664,6 +1688,7 @@ static int usage(void)
 	        "                    [--selfplay-weight W (their positions' weight, default 1)]\n"
 	        "                    [--huber D (Huber loss: residuals beyond D discs count linearly)]\n"
 	        "                    [--check-depths D1,D2 [--check-max N]] (searched error by empties)\n"
+	        "                    [--game-dump FILE (the labelled positions, before the fit)]\n"
 	        "       emilia-train --data DIR --make-labels OUTDIR --label-empties LO-HI [--threads N]\n"
 	        "                    [--label-years Y1-Y2] [--label-except Y1-Y2] [--label-stride K]\n"
 	        "                    [--label-sources wthor,book,logbook,selfplay] [--time-limit SECONDS]\n"
@@ -1908,6 +1933,8 @@ int main(int argc, char **argv)
 		solve_labels(&o, &train_set, o.mid_lo, o.mid_hi, (size_t)o.max_mid);
 		search_labels(&o, &train_set);
 		expand(&o, &train_set, &test_set);
+		if (o.game_dump)
+			dump_sets(o.game_dump, &train_set, &test_set);
 		if (o.search_check)
 			search_check(&o, &test_set, 24, 24);
 		int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
