@@ -13,7 +13,7 @@
 #      11-14 empties
 #   3. hold-out, every 16th game, 19-20 empties
 #   4. hold-out, every 64th game, 21-23 empties (24 empties: the WTHOR
-#      theoretical score)
+#      theoretical score), then 25-26 empties (about 7 s a position)
 #   5. training games, 17-23 empties, backward induction: depth-6 search
 #      labels by the build and the weights (data/eval.bin) of commit
 #      $EVAL_LABEL_COMMIT, exported from git and built under build/ (its
@@ -48,6 +48,7 @@ stage --label-years "$HOLDOUT" --label-empties 10-18
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 11-14
 stage --label-years "$HOLDOUT" --label-empties 19-20 --label-stride 16
 stage --label-years "$HOLDOUT" --label-empties 21-23 --label-stride 64
+stage --label-years "$HOLDOUT" --label-empties 25-26 --label-stride 64
 if [ ! -x "$LABEL_TREE/emilia-train" ]; then
 	echo "eval-data: building the labelling commit $LABEL_COMMIT in $LABEL_TREE" >&2
 	rm -rf "$LABEL_TREE"
