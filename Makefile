@@ -236,7 +236,7 @@ tsan:
 
 # `make bench`: the search's node signature (./emilia bench); the heavier benchmarks have
 # their own targets: perft-deep, bench-ffo, bench-ffo-threads, bench-6x6, bench-smp,
-# bench-eval, bench-book, match-strength.
+# bench-eval, bench-eval-curve, bench-book, match-strength.
 bench: all
 	./emilia bench
 
@@ -415,7 +415,7 @@ SELFPLAY_LAST ?= 8
 .PHONY: eval-selfplay
 eval-selfplay: all
 	nice sh tools/eval-selfplay.sh $(OPENINGS) data/selfplay $(SELFPLAY_FIRST) $(SELFPLAY_LAST)
-.PHONY: eval-train bench-eval
+.PHONY: eval-train bench-eval bench-eval-curve
 # Full training run (see README, "Training the evaluation"): writes data/eval.bin and bench/eval-train.txt.
 eval-train: tools
 	nice ./emilia-train --data $(DATA) --selfplay data/selfplay --out data/eval.bin --threads $(EVAL_THREADS) \
@@ -425,6 +425,10 @@ eval-train: tools
 	@$(MAKE) --no-print-directory all
 bench-eval: all
 	sh bench/eval.sh $(DATA)
+# The learning curve: held-out error at 20-24 empties against the share of training games
+# (bench/eval-curve.sh; about 7 minutes on 2 cores after `make eval-train` has filled the label cache).
+bench-eval-curve: tools
+	EVAL_THREADS=$(EVAL_THREADS) sh bench/eval-curve.sh $(DATA)
 # `make eval-games`: the pattern evaluations of 8x8 Anti, 6x6 and 6x6 Anti from generated games
 # (no archives needed; docs/evaluation.md), about 13, 8 and 12 minutes on 2 cores.  Writes
 # data/eval-{anti,6x6,6x6-anti}.bin.gz and their reports bench/eval-{anti,6x6,6x6-anti}.txt.
