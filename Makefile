@@ -426,7 +426,7 @@ eval-train: tools
 bench-eval: all
 	sh bench/eval.sh $(DATA)
 # The learning curve: held-out error at 20-24 empties against the share of training games
-# (bench/eval-curve.sh; about 7 minutes on 2 cores after `make eval-train` has filled the label cache).
+# (bench/eval-curve.sh; about 3 minutes on 2 cores after `make eval-train` has filled the label cache).
 bench-eval-curve: tools
 	EVAL_THREADS=$(EVAL_THREADS) sh bench/eval-curve.sh $(DATA)
 # `make eval-games`: the pattern evaluations of 8x8 Anti, 6x6 and 6x6 Anti from generated games
