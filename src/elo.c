@@ -109,8 +109,10 @@ double elo_sprt_llr_pentanomial(const EloSprt *t, const int counts[5])
 	return n ? llr(t, penta_x, c, 5) : 0;
 }
 
-EloSprtVerdict elo_sprt_verdict(const EloSprt *t, double v)
+EloSprtVerdict elo_sprt_verdict(const EloSprt *t, double v, int samples)
 {
+	if (samples < ELO_SPRT_MIN_SAMPLES)
+		return ELO_SPRT_CONTINUE;
 	double lo, hi;
 	elo_sprt_bounds(t, &lo, &hi);
 	if (v >= hi)

@@ -61,7 +61,12 @@ void elo_sprt_bounds(const EloSprt *t, double *lower, double *upper);
 /* Log-likelihood ratio of the test from the counts (see above). */
 double elo_sprt_llr_trinomial(const EloSprt *t, int wins, int draws, int losses);
 double elo_sprt_llr_pentanomial(const EloSprt *t, const int counts[5]);
-EloSprtVerdict elo_sprt_verdict(const EloSprt *t, double llr);
+/* The verdict of an LLR over `samples` samples (games for the trinomial
+ * model, game pairs for the pentanomial one): no verdict before
+ * ELO_SPRT_MIN_SAMPLES, because the normal approximation's variance of a
+ * few samples is no estimate (one pair won 2-0 has an LLR past the bounds). */
+#define ELO_SPRT_MIN_SAMPLES 20
+EloSprtVerdict elo_sprt_verdict(const EloSprt *t, double llr, int samples);
 /* Checks 0 < alpha, beta and alpha + beta < 1 (so lower < 0 < upper) and
  * elo0 < elo1;
  * false with a message in err (>= 120 bytes). */

@@ -165,18 +165,22 @@ START_TEST(sprt_hand_computed)
 	const int c[5] = { 1, 2, 5, 8, 4 };
 	double v = elo_sprt_llr_pentanomial(&t, c);
 	ck_assert_double_eq_tol(v, 0.576725, 1e-5);
-	ck_assert_int_eq(elo_sprt_verdict(&t, v), ELO_SPRT_CONTINUE);
+	ck_assert_int_eq(elo_sprt_verdict(&t, v, 20), ELO_SPRT_CONTINUE);
 	/* Trinomial 6-2-2 (s 0.7, var 0.16): LLR = 10 * 0.0143872 *
 	 * (1.4 - 1.0143872) / 0.32 = 0.173371. */
 	ck_assert_double_eq_tol(elo_sprt_llr_trinomial(&t, 6, 2, 2), 0.173371, 1e-5);
 	/* One pair won 2-0, zero counts regularized to 1e-3 (N = 1.004):
 	 * mean = 0.997759..., var = 0.001425..., LLR = 3.805070: past the upper
-	 * bound, H1; two such pairs: 15.172897. */
+	 * bound; two such pairs: 15.172897. */
 	const int one[5] = { 0, 0, 0, 0, 1 }, two[5] = { 0, 0, 0, 0, 2 };
 	ck_assert_double_eq_tol(elo_sprt_llr_pentanomial(&t, one), 3.805070, 1e-5);
 	ck_assert_double_eq_tol(elo_sprt_llr_pentanomial(&t, two), 15.172897, 1e-5);
-	ck_assert_int_eq(elo_sprt_verdict(&t, 3.805070), ELO_SPRT_H1);
-	ck_assert_int_eq(elo_sprt_verdict(&t, -3.0), ELO_SPRT_H0);
+	/* ... which decides nothing before ELO_SPRT_MIN_SAMPLES samples */
+	ck_assert_int_eq(elo_sprt_verdict(&t, 3.805070, 1), ELO_SPRT_CONTINUE);
+	ck_assert_int_eq(elo_sprt_verdict(&t, 15.172897, 2), ELO_SPRT_CONTINUE);
+	ck_assert_int_eq(elo_sprt_verdict(&t, -3.0, ELO_SPRT_MIN_SAMPLES - 1), ELO_SPRT_CONTINUE);
+	ck_assert_int_eq(elo_sprt_verdict(&t, 3.805070, ELO_SPRT_MIN_SAMPLES), ELO_SPRT_H1);
+	ck_assert_int_eq(elo_sprt_verdict(&t, -3.0, ELO_SPRT_MIN_SAMPLES), ELO_SPRT_H0);
 	/* Symmetry: the mirrored counts give the LLR of the mirrored test. */
 	const EloSprt m = { -10, 0, 0.05, 0.05 };
 	const int cm[5] = { 4, 8, 5, 2, 1 };
@@ -611,28 +615,31 @@ START_TEST(tool_sprt_stops_the_match)
 {
 	paths();
 	char out[4096], cmd[16384];
-	/* Every game is forfeited by the second engine: one pair 2-0 gives
-	 * LLR 3.805070 (see sprt_hand_computed) > 2.944439, so the SPRT
-	 * accepts H1 after the first pair; the other 98 games are not played. */
+	/* Every game is forfeited by the second engine.  The SPRT decides
+	 * nothing before ELO_SPRT_MIN_SAMPLES = 20 pairs; then 20 pairs 2-0
+	 * (zero counts regularized to 1e-3, N = 20.004, mean = 0.999875,
+	 * var = 9.371563e-05) give LLR = 20.004 * 0.0143872 * (1.99975 -
+	 * 1.0143872) / 1.874313e-04 = 1513.027 > 2.944439: H1 after 40 games,
+	 * the other 60 are not played. */
 	snprintf(cmd, sizeof cmd,
 	         "%s --engine name=good cmd='%s %s' --engine name=bad cmd='%s %s illegal 1' "
 	         "--openings %s --games 100 --tc 2 --quiet --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
 	         "2>/dev/null",
 	         tool(), script_path, game_path, script_path, game_path, opening_path);
 	ck_assert_int_eq(run(cmd, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "good vs bad: 2 games, +2 =0 -0"), "%s", out);
-	ck_assert_msg(strstr(out, "LLR 3.805, bounds [-2.944, 2.944]: H1 accepted"), "%s", out);
-	/* The trinomial model decides after one game: counts 1, 1e-3, 1e-3
-	 * (N = 1.002): mean = 1.0005 / 1.002 = 0.998503, var = 0.00124518,
-	 * LLR = 1.002 * 0.0143872 * (1.997006 - 1.0143872) / 0.00249036 = 5.688. */
+	ck_assert_msg(strstr(out, "good vs bad: 40 games, +40 =0 -0"), "%s", out);
+	ck_assert_msg(strstr(out, "LLR 1513.027, bounds [-2.944, 2.944]: H1 accepted"), "%s", out);
+	/* The trinomial model decides after 20 games: counts 20, 1e-3, 1e-3
+	 * (N = 20.002): mean = 0.999925, var = 6.248813e-05, LLR = 20.002 *
+	 * 0.0143872 * (1.99985 - 1.0143872) / 1.249763e-04 = 2269.144. */
 	snprintf(cmd, sizeof cmd,
 	         "%s --engine name=good cmd='%s %s' --engine name=bad cmd='%s %s illegal 1' "
 	         "--openings %s --games 100 --tc 2 --quiet "
 	         "--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 model=trinomial 2>/dev/null",
 	         tool(), script_path, game_path, script_path, game_path, opening_path);
 	ck_assert_int_eq(run(cmd, out, sizeof out), 0);
-	ck_assert_msg(strstr(out, "good vs bad: 1 games, +1 =0 -0"), "%s", out);
-	ck_assert_msg(strstr(out, "LLR 5.688, bounds [-2.944, 2.944]: H1 accepted"), "%s", out);
+	ck_assert_msg(strstr(out, "good vs bad: 20 games, +20 =0 -0"), "%s", out);
+	ck_assert_msg(strstr(out, "LLR 2269.144, bounds [-2.944, 2.944]: H1 accepted"), "%s", out);
 }
 END_TEST
 

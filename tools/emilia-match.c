@@ -113,7 +113,7 @@ static void usage(FILE *f)
 	"  --grace S              seconds tolerated beyond a clock before a time loss (default 0.1)\n"
 	"  --concurrency N        games played at once (default 1)\n"
 	"  --sprt elo0=A elo1=B alpha=X beta=Y [model=pentanomial|trinomial]\n"
-	"                         stop when the SPRT decides (two engines only)\n"
+	"                         stop when the SPRT decides (two engines only; not before 20 pairs)\n"
 	"  --out FILE             append every game as a GGF line\n"
 	"  --seed N               seed of the opening sample (default: from the clock, printed)\n"
 	"  --gauntlet             first engine against each of the others (default)\n"
@@ -488,7 +488,11 @@ static void record(Match *m, long game_no, const Job *j, const MatchGameResult *
 			m->llr = elo_sprt_llr_trinomial(&o->sprt, p->wins, p->draws, p->losses);
 		else if (pair_done)
 			m->llr = elo_sprt_llr_pentanomial(&o->sprt, p->penta);
-		m->verdict = elo_sprt_verdict(&o->sprt, m->llr);
+		int samples = o->sprt_trinomial ? p->wins + p->draws + p->losses : 0;
+		if (!o->sprt_trinomial)
+			for (int k = 0; k < 5; k++)
+				samples += p->penta[k];
+		m->verdict = elo_sprt_verdict(&o->sprt, m->llr, samples);
 		if (m->verdict != ELO_SPRT_CONTINUE)
 			atomic_store(&m->stop, 1);
 	}
