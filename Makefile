@@ -407,11 +407,12 @@ EVAL_SECONDS ?= 3000
 eval-data: tools
 	nice sh tools/eval-data.sh $(DATA) data/labels $(EVAL_THREADS) $(EVAL_SECONDS)
 # `make eval-selfplay`: Emilia's self-play games in data/selfplay (tools/eval-selfplay.sh: chunks
-# SELFPLAY_FIRST..SELFPLAY_LAST of 1000 XOT openings, 2000 games and about 4 minutes each;
+# SELFPLAY_FIRST..SELFPLAY_LAST of 1000 openings (XOT, then random from chunk 11), 2000 games and
+# about 4 minutes each;
 # chunks that exist are kept).  OPENINGS: the XOT file of ../shared/data/openings.
 OPENINGS ?= $(DATA)/../openings/xot-large.txt
 SELFPLAY_FIRST ?= 0
-SELFPLAY_LAST ?= 8
+SELFPLAY_LAST ?= 40
 .PHONY: eval-selfplay
 eval-selfplay: all
 	nice sh tools/eval-selfplay.sh $(OPENINGS) data/selfplay $(SELFPLAY_FIRST) $(SELFPLAY_LAST)

@@ -2,7 +2,9 @@
 # eval-selfplay.sh OPENINGS OUTDIR FIRST LAST - the evaluation's self-play games
 # (make eval-selfplay).  Chunk K (FIRST <= K <= LAST) plays the XOT openings
 # K*1000+1 .. K*1000+1000 of OPENINGS (one transcript per line, e.g.
-# ../shared/data/openings/xot-large.txt), each twice with colours swapped,
+# ../shared/data/openings/xot-large.txt), or, past the end of that file, 1000
+# random 10-20-ply openings drawn with seed K (tools/random-openings.py),
+# each twice with colours swapped,
 # between `emilia --level 8` and `emilia --level 10` (no book, 1 thread,
 # a fixed depth: the games do not depend on the machine's speed or load),
 # and writes them in logbook format (tools/ggf-to-logbook.py) to
@@ -30,8 +32,8 @@ while [ "$k" -le "$LAST" ]; do
 	sed -n "$((k * 1000 + 1)),$((k * 1000 + 1000))p" "$OPENINGS" > "$tmp/openings"
 	n=$(grep -c . "$tmp/openings" || true)
 	if [ "$n" -eq 0 ]; then
-		echo "eval-selfplay: no openings for chunk $k" >&2
-		break
+		python3 "$(dirname "$0")/random-openings.py" "$k" 1000 > "$tmp/openings"
+		n=$(grep -c . "$tmp/openings" || true)
 	fi
 	echo "eval-selfplay: chunk $k, $n openings, $((2 * n)) games" >&2
 	rm -f "$tmp/games.ggf"
