@@ -603,3 +603,4 @@ $(BUILD)/bench/api-stop: bench/api-stop.c $(PUBLIC_LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(PUBLIC_LIB) $(LDFLAGS_ALL) $(LDLIBS_ALL)
 bench-api-stop: $(BUILD)/bench/api-stop
 	$(BUILD)/bench/api-stop $(TARGET_MS)
+include web/web.mk
