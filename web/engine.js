@@ -183,12 +183,13 @@
 			return this.pending.size > 0;
 		}
 
-		/* A new game: a fresh engine (cleared tables, a new random seed). */
-		async newGame() {
+		/* A new game: a fresh engine (cleared tables, a new random seed, or
+		 * `seed` when given). */
+		async newGame(seed) {
 			const w = this.worker;
 			await this.ready;
 			if (w === this.worker)
-				w.postMessage({ type: 'new', seed: randomSeed() });
+				w.postMessage({ type: 'new', seed: seed || randomSeed() });
 		}
 
 		/* The engine's move in a position (an OBF line) at a level. */

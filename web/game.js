@@ -234,7 +234,7 @@
 			let start = null, moves = t;
 			const semi = t.indexOf(';');
 			const head = (semi >= 0 ? t.slice(0, semi) : t).trim();
-			if (/^[-.xXoO*_bBwW]{16,}\s+[xXoObBwW]$/.test(head)) {
+			if (/^[-.xXoO*_bBwW]{16,}(\s+\S*)?$/.test(head)) {
 				start = head;
 				moves = semi >= 0 ? t.slice(semi + 1).trim() : '';
 			} else if (semi >= 0) {

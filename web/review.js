@@ -83,7 +83,8 @@
 		t.appendChild(head);
 		for (const side of ['black', 'white']) {
 			const p = doc.players[side], tr = el('tr', { 'data-player': side });
-			const name = doc.game[side] ? doc.game[side] + ' (' + side + ')' : side;
+			const given = doc.game[side];
+			const name = given && given.toLowerCase() !== side ? given + ' (' + side + ')' : side.charAt(0).toUpperCase() + side.slice(1);
 			[name, p.moves, p.best, p.inaccuracies, p.mistakes, p.blunders, p.mean_loss.toFixed(2)]
 				.forEach((v) => tr.appendChild(el('td', {}, String(v))));
 			t.appendChild(tr);

@@ -5,7 +5,8 @@
  *
  * URL parameters start a game: game=8x8|6x6|anti, level=easy|normal|hard,
  * color=black|white (the player's colour against Emilia; random without
- * it), players=2 (two players on one screen).
+ * it), players=2 (two players on one screen), seed=N (the same random
+ * choices of Easy and Normal every time).
  */
 (function () {
 	'use strict';
@@ -16,8 +17,8 @@
 	/* Emilia's moves are shown no sooner than this after the player's (ms),
 	 * so that both moves' flips can be seen */
 	const MIN_REPLY_MS = 350;
-	/* the review's search (`emilia review --level 12 --exact-from 18`) */
-	const REVIEW = { depth: 12, exactFrom: 18, hash: 16 };
+	/* the review's search (`emilia review --level 10 --exact-from 16`) */
+	const REVIEW = { depth: 10, exactFrom: 16, hash: 16 };
 	const LEVEL_TEXT = { easy: 'Easy', normal: 'Normal', hard: 'Hard' };
 	/* what each level's move takes here (bench/web-results.md); the caps are engine.js's */
 	const LEVEL_TIME = { easy: 'instant', normal: 'under a second', hard: 'up to 3 s a move' };
@@ -52,6 +53,8 @@
 		ui.level = pick('level', ['easy', 'normal', 'hard'], 'easy');
 		ui.colourChoice = pick('color', ['black', 'white'], 'random');
 		ui.players = p.get('players') === '2' ? 2 : 1;
+		/* seed=N: Easy's and Normal's random choices the same every time (tests) */
+		ui.seed = /^[1-9][0-9]{0,14}$/.test(p.get('seed') || '') ? Number(p.get('seed')) : 0;
 		$('game').value = ui.kind;
 		$('level').value = ui.level;
 		$('color').value = ui.colourChoice;
@@ -123,7 +126,7 @@
 		$('review').hidden = true;
 		if (ui.players === 1) {
 			ui.cpu.use(ui.kind);
-			ui.cpu.newGame();
+			ui.cpu.newGame(ui.seed);
 			say('New game of ' + ui.game.title + ': you play ' + capital(ui.human) +
 			    (ui.colourChoice === 'random' ? ' (drawn at random)' : '') + ', Emilia ' + capital(other(ui.human)) +
 			    ' at level ' + LEVEL_TEXT[ui.level] + '.');
@@ -260,8 +263,7 @@
 		if (!g.anti && e > 0)
 			text += ' The ' + e + ' empty square' + (e > 1 ? 's go' : ' goes') + (r.winner ? ' to the winner.' : ' are shared.');
 		setStatus(text);
-		$('result').textContent = text;
-		$('result').hidden = false;
+		$('status').classList.add('over');
 	}
 
 	/* ---- loading and sharing ---- */
@@ -390,7 +392,6 @@
 			cell.innerHTML = '<span class="disc"></span>';
 			board.appendChild(cell);
 		}
-		$('result').hidden = true;
 	}
 
 	function render() {
@@ -432,7 +433,7 @@
 		$('undo').disabled = false;
 		$('review-button').hidden = !g.isOver();
 		if (!g.isOver()) {
-			$('result').hidden = true;
+			$('status').classList.remove('over');
 			if (ui.thinking)
 				setStatus('Emilia (' + capital(g.toMove()) + ') is thinking…');
 			else if (ui.players === 1)

@@ -24,7 +24,7 @@ WEB_OBJ := build/wasm$(if $(filter 1,$(WEB_SIMD)),-simd)
 WEB_INC := -Iinclude $(addprefix -I,$(sort $(dir $(LIB_SRC) $(DATA_SRC))))
 WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O3 -DNDEBUG $(if $(filter 1,$(WEB_SIMD)),-msimd128) \
   -Wall -Wextra -Wno-unused-parameter $(WEB_INC)
-WEB_C := $(LIB_SRC) web/blobs.c web/glue.c
+WEB_C := $(LIB_SRC) web/blobs.c web/glue.c web/mman.c
 WEB_O := $(addprefix $(WEB_OBJ)/,$(notdir $(WEB_C:.c=.o)))
 WEB_HEADERS := include/emilia.h $(wildcard $(sort $(dir $(LIB_SRC)))*.h)
 # what web/wasm.js calls
@@ -71,3 +71,17 @@ $(WEB_OUT)/data/book.bin.gz: book/emilia.book
 $(WEB_OUT)/data/%.bin.gz: data/%.bin.gz
 	@mkdir -p $(@D)
 	cp $< $@
+
+# ---- the browser tests: tests/web/test_web.py against the native library and emilia ----
+# Debian's python3-selenium is /usr/bin/python3's (another python3 on PATH may not see it).
+WEB_PYTHON ?= $(if $(wildcard /usr/bin/python3),/usr/bin/python3,python3)
+WEB_SHOTS := build/web-shots
+test-web: web lib $(BUILD)/emilia
+	@$(WEB_PYTHON) -c 'import selenium' 2>/dev/null && command -v chromium >/dev/null && \
+	  command -v chromedriver >/dev/null || { echo "make test-web needs Chromium, its driver and Selenium:" \
+	  "sudo apt-get install chromium chromium-driver python3-selenium" >&2; exit 1; }
+	@mkdir -p $(WEB_SHOTS)
+	EMILIA_WEB=$(CURDIR)/$(WEB_OUT) EMILIA_LIB=$(CURDIR)/$(LIBOUT)/libemilia.so.$(SOMAJOR) \
+	  EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_SHOTS=$(CURDIR)/$(WEB_SHOTS) \
+	  CHROMIUM=$$(command -v chromium) CHROMEDRIVER=$$(command -v chromedriver) \
+	  timeout 300 $(WEB_PYTHON) tests/web/test_web.py
