@@ -101,8 +101,8 @@
 			? 'White won by ' + -g.black_margin : 'a draw') : 'unfinished';
 		box.appendChild(el('p', { class: 'review-about' },
 			g.moves + ' moves, ' + result + '. Every position searched ' + doc.settings.depth + ' plies deep, solved exactly from ' +
-			doc.settings.exact_from + ' empty squares, in ' + doc.seconds.toFixed(1) + ' s (as `emilia review --level ' +
-			settings.depth + ' --exact-from ' + settings.exactFrom + '`). Loss in discs: best 0, inaccuracy ' +
+			doc.settings.exact_from + ' empty squares, in ' + doc.seconds.toFixed(1) + ' s (as emilia review --level ' +
+			settings.depth + ' --exact-from ' + settings.exactFrom + '). Loss in discs: best 0, inaccuracy ' +
 			doc.thresholds.inaccuracy + '-' + (doc.thresholds.mistake - 1) + ', mistake ' + doc.thresholds.mistake + '-' +
 			(doc.thresholds.blunder - 1) + ', blunder ' + doc.thresholds.blunder + ' or more.'));
 		box.appendChild(graph(doc));

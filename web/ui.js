@@ -21,7 +21,7 @@
 	const REVIEW = { depth: 10, exactFrom: 16, hash: 16 };
 	const LEVEL_TEXT = { easy: 'Easy', normal: 'Normal', hard: 'Hard' };
 	/* what each level's move takes here (bench/web-results.md); the caps are engine.js's */
-	const LEVEL_TIME = { easy: 'instant', normal: 'under a second', hard: 'up to 3 s a move' };
+	const LEVEL_TIME = { easy: 'instant', normal: 'under a second', hard: 'about 3 s a move' };
 
 	const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 	const other = (c) => (c === 'black' ? 'white' : 'black');
@@ -42,6 +42,9 @@
 		reviewDoc: null,
 		reviewing: false,
 		typed: '',
+		/* performance.now() when the board first took clicks and when Emilia's first
+		 * move was shown (bench/web-first-move.py reads them) */
+		timings: { board: 0, firstMove: 0 },
 	};
 
 	/* ---- set-up ---- */
@@ -72,6 +75,7 @@
 			ui.cpu.onError = (msg) => say('Emilia cannot play: ' + msg, 'error');
 			ui.lib = await L.instantiate(await module);
 			newGame();
+			ui.timings.board = performance.now();
 			document.body.dataset.ready = 'true';
 		} catch (e) {
 			setStatus('Emilia could not start: ' + (e.message || e));
@@ -178,7 +182,8 @@
 					render();
 					return;
 				}
-				ui.lastReply = r;
+				if (!ui.timings.firstMove)
+					ui.timings.firstMove = performance.now();
 				advance();
 			}, wait);
 		}, (e) => {
@@ -250,6 +255,9 @@
 
 	function gameOver() {
 		const g = ui.game, r = g.result();
+		/* a pass always comes before the last move: its notice is stale now */
+		if ($('message').dataset.kind === 'pass')
+			say('');
 		const score = r.black + '-' + r.white;
 		let text;
 		if (!r.winner)
@@ -435,7 +443,7 @@
 		if (!g.isOver()) {
 			$('status').classList.remove('over');
 			if (ui.thinking)
-				setStatus('Emilia (' + capital(g.toMove()) + ') is thinking…');
+				setStatus(capital(g.toMove()) + ' to move: Emilia\'s turn.');
 			else if (ui.players === 1)
 				setStatus('Your move: you play ' + capital(ui.human) + '.');
 			else

@@ -4,19 +4,19 @@
 #                   (the library compiled by Emscripten, Debian's package `emscripten`), and
 #                   data/*.gz, the built-in weights and book, gzipped, fetched when a game
 #                   needs them.  Any static web server can serve the folder.
-#   make test-web   the page in headless Chromium driven by Selenium (tests/web/run.sh)
+#   make test-web   the page in headless Chromium driven by Selenium (tests/web/test_web.py)
 #   make bench-web  time to a first move on a cold load; the wasm engine's node rate against
 #                   the native build (bench/web.sh, bench/web-results.md)
 #
 # The engine's sources are LIB_SRC (the Makefile's); the built-in data of DATA_SRC is
-# replaced by web/blobs.c, which the page fills.  WEB_SIMD=0 builds without WebAssembly
-# SIMD (-msimd128, on by default: bench/web-results.md).
+# replaced by web/blobs.c, which the page fills.  WEB_SIMD=1 compiles with WebAssembly SIMD
+# (-msimd128): no faster (bench/web-results.md), and older browsers lack it, so it is off.
 
 EMCC ?= emcc
 # Debian's emcc runs node scripts that need Debian's node-acorn (/usr/share/nodejs); a
 # node from elsewhere does not look there by itself
 WEB_ENV := NODE_PATH=/usr/share/nodejs$${NODE_PATH:+:$$NODE_PATH}
-WEB_SIMD ?= 1
+WEB_SIMD ?= 0
 web_comma := ,
 web_space := $(subst ,, )
 WEB_OUT := build/web
@@ -85,3 +85,12 @@ test-web: web lib $(BUILD)/emilia
 	  EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_SHOTS=$(CURDIR)/$(WEB_SHOTS) \
 	  CHROMIUM=$$(command -v chromium) CHROMEDRIVER=$$(command -v chromedriver) \
 	  timeout 300 $(WEB_PYTHON) tests/web/test_web.py
+
+# ---- bench-web: bench/web.sh (bench/web-results.md); the other WEB_SIMD built in build/web-alt ----
+WEB_ALT_SIMD := $(if $(filter 1,$(WEB_SIMD)),0,1)
+web_simd_name = $(if $(filter 1,$(1)),SIMD128,no SIMD)
+BENCH_RUNS ?= 5
+bench-web: web emilia
+	@$(MAKE) --no-print-directory WEB_SIMD=$(WEB_ALT_SIMD) WEB_OUT=build/web-alt web >/dev/null
+	sh bench/web.sh $(WEB_OUT) "$(call web_simd_name,$(WEB_SIMD))" build/web-alt \
+	  "$(call web_simd_name,$(WEB_ALT_SIMD))" $(BENCH_RUNS)
