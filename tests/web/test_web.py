@@ -55,6 +55,7 @@ return {
   official: o.hidden ? null : [Number(o.dataset.black), Number(o.dataset.white)],
   plies: Array.from(document.querySelectorAll('#moves li')).map((e) => e.textContent),
   share: document.getElementById('transcript').value,
+  flipped: Array.from(b.querySelectorAll('.disc.flipped')).map((e) => e.parentNode.dataset.square),
   ready: document.body.dataset.ready === 'true',
 };
 """
@@ -439,10 +440,16 @@ class WebTest(unittest.TestCase):
             if s["over"]:
                 break
             legal = sorted(n for n, _, is_legal, _ in s["cells"] if is_legal)
-            before = s["moves"]
-            self.click(rng.choice(legal))
+            before, cells = s["moves"], {n: d for n, d, _, _ in s["cells"]}
+            square = rng.choice(legal)
+            self.click(square)
             s = self.wait(lambda s: s["moves"] != before, 5, "the click")
             self.assertFalse(s["thinking"])
+            # the last move is marked, the discs it turned over are shown turning
+            self.assertEqual([n for n, _, _, last in s["cells"] if last], [square])
+            turned = sorted(n for n, d, _, _ in s["cells"] if cells[n] and d != cells[n])
+            self.assertTrue(turned)
+            self.assertEqual(sorted(s["flipped"]), turned)
             if ply == 30:
                 self.driver.find_element(By.ID, "undo").click()
                 s = self.wait(lambda s: s["moves"] == before, 5, "two-player undo")
@@ -483,6 +490,13 @@ class WebTest(unittest.TestCase):
             self.assertEqual(got, [str(p["moves"]), str(p["best"]), str(p["inaccuracies"]), str(p["mistakes"]),
                                    str(p["blunders"]), "%.2f" % p["mean_loss"]])
         self.assertTrue(any(m["class"] == "blunder" for m in want), "a random game without a blunder?")
+        # the score graph: Black's value before each move and the final margin; a dot on each
+        # mistake and blunder
+        points, dots = self.driver.execute_script("""
+            return [document.querySelector('#review .graph-line').getAttribute('points').trim().split(' ').length,
+                    document.querySelectorAll('#review .graph-mistake, #review .graph-blunder').length];""")
+        self.assertEqual(points, len(want) + 1)
+        self.assertEqual(dots, sum(m["class"] in ("mistake", "blunder") for m in want))
         self.driver.execute_script("document.getElementById('review').scrollIntoView()")
         self.shot("review")
         # a move of the review shows its position, with the best move
@@ -533,6 +547,28 @@ class WebTest(unittest.TestCase):
         self.click(legal[0])
         s = self.wait(lambda s: s["moves"] != good["moves"], 5)
         self.assertBoard(s, ref, what="a move after the bad pastes")
+        # sharing: Copy gives the transcript, which loads the same game in a new page; a
+        # position with moves after it (OBF ; moves) too
+        self.driver.find_element(By.ID, "copy").click()
+        s = self.state()
+        self.assertEqual(s["share"], s["moves"])
+        self.assertIn("Copied the transcript: " + s["moves"], s["message"])
+        shared = s
+        self.open("game=8x8&players=2")
+        s = self.paste(shared["share"])
+        self.assertEqual((s["cells"], s["moves"], s["toMove"]), (shared["cells"], shared["moves"], shared["toMove"]))
+        start = ref.at("f5d6")["cells"]
+        obf = "".join({"black": "X", "white": "O", "": "-"}[start[c + r]] for r in "12345678" for c in "abcdefgh") + " X"
+        s = self.paste(obf + " ; c3d3")
+        self.assertEqual(s["kind"], "", s["message"])
+        self.assertEqual(s["share"], obf + " ; c3d3")
+        self.assertEqual({n: d for n, d, _, _ in s["cells"]}, ref.at("f5d6c3d3")["cells"])
+        self.driver.find_element(By.ID, "undo").click()
+        self.driver.find_element(By.ID, "undo").click()
+        s = self.state()
+        self.assertEqual({n: d for n, d, _, _ in s["cells"]}, start, "undo back to the pasted position")
+        self.driver.find_element(By.ID, "undo").click()
+        self.assertIn("Nothing to undo", self.state()["message"])
 
     def while_thinking(self, square, script, *args):
         """Play `square` for the player and, while Emilia thinks about her reply, run `script`
@@ -641,6 +677,16 @@ class WebTest(unittest.TestCase):
         body.send_keys("a1")
         s = self.state()
         self.assertEqual(s["kind"], "refused")
+        self.assertIn("a1 would flip no black disc", s["message"])
+        # a click on a taken square or one that flips nothing: nothing placed, and why
+        self.click("d4")
+        s = self.state()
+        self.assertEqual((s["kind"], s["moves"]), ("refused", "d3c3c4"))
+        self.assertIn("d4 is taken", s["message"])
+        self.click("h8")
+        s = self.state()
+        self.assertEqual((s["kind"], s["moves"]), ("refused", "d3c3c4"))
+        self.assertIn("No disc placed: h8 would flip no black disc", s["message"])
         body.send_keys("u")
         s = self.wait(lambda s: s["moves"] == "d3c3", 5, "u undoes")
         self.assertBoard(s, ref, what="keyboard undo")
