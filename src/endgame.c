@@ -268,11 +268,16 @@ static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uin
 
 /* ---- parallel split points ------------------------------------------ */
 
-/* Search one child of a split point with its current window. */
-static int eg_search_child(Searcher *s, uint64_t p, uint64_t o, const EgMove *m, int alpha, int beta, int n)
+/* Search child m of (p, o), n empties, in a PVS window: the first move
+ * (first) with the whole window, the others with a null window and, when
+ * that fails high inside the window, again with the whole window.  The
+ * full node, the root and the split points all search their children so. */
+static inline __attribute__((always_inline)) int eg_search_child(Searcher *s, uint64_t p, uint64_t o,
+                                                                  const EgMove *m, int alpha, int beta, int n,
+                                                                  bool first)
 {
 	uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
-	if (beta == alpha + 1)
+	if (first || beta == alpha + 1)
 		return -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
 	int v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
 	if (v > alpha && v < beta && !eg_aborted(s))
@@ -297,7 +302,7 @@ void eg_sp_work(void *thread, SplitNode *node)
 		const EgMove *m = &sp->moves[node->next++];
 		int alpha = sp->alpha, beta = sp->beta;
 		pthread_mutex_unlock(&node->lock);
-		int v = eg_search_child(s, sp->p, sp->o, m, alpha, beta, sp->n);
+		int v = eg_search_child(s, sp->p, sp->o, m, alpha, beta, sp->n, false);
 		if (eg_aborted(s))
 			break;
 		pthread_mutex_lock(&node->lock);
@@ -445,15 +450,7 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 	for (int i = 0; i < k; i++) {
 		eg_pick(list, i, k);
 		const EgMove *m = &list[i];
-		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
-		int v;
-		if (i == 0) {
-			v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
-		} else {
-			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
-			if (v > alpha && v < beta && !eg_aborted(s))
-				v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
-		}
+		const int v = eg_search_child(s, p, o, m, alpha, beta, n, i == 0);
 		if (eg_aborted(s))
 			return 0;
 		if (v > best) {
@@ -499,15 +496,7 @@ static int eg_root_pvs(Searcher *s, uint64_t p, uint64_t o, int n, EgRoot *r, in
 	for (int i = 0; i < r->k; i++) {
 		const EgMove *m = &r->list[i];
 		s->sh->root_index = i;
-		uint64_t cp = o ^ m->f, co = p ^ m->f ^ bit_of(m->sq);
-		int v;
-		if (i == 0) {
-			v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
-		} else {
-			v = -eg_node(s, cp, co, -alpha - 1, -alpha, n - 1, m->om);
-			if (v > alpha && v < beta && !eg_aborted(s))
-				v = -eg_node(s, cp, co, -beta, -alpha, n - 1, m->om);
-		}
+		const int v = eg_search_child(s, p, o, m, alpha, beta, n, i == 0);
 		if (eg_aborted(s))
 			break;
 		if (v > best) {
