@@ -158,9 +158,9 @@ $(eval $(call program,emilia,src/main.o libemilia.a,$$(CC),$$(LDLIBS_ALL)))
 emilia: $(BUILD)/emilia
 	@cmp -s $< $@ 2>/dev/null || cp $< $@
 
-# emilia-train also links the game and label-file code of tools/labels.c; emilia-book shares
+# emilia-train also links its own tools/train_*.c and the game and label-file code of tools/labels.c; emilia-book shares
 # the engine-backed leaf search of tools/booksearch.c with emilia-mpi
-TOOL_OBJ_emilia-train := tools/labels.o
+TOOL_OBJ_emilia-train := tools/labels.o $(patsubst %.c,%.o,$(wildcard tools/train_*.c))
 TOOL_OBJ_emilia-book := tools/booksearch.o
 $(foreach t,$(TOOLS),$(eval $(call program,tools/$(t),tools/$(t).o $(TOOL_OBJ_$(t)) libemilia.a,$$(CC),$$(LDLIBS_ALL) $$(TOOL_LIBS))))
 tools: $(TOOLS:%=$(BUILD)/tools/%)
