@@ -59,6 +59,7 @@
  *
  * --eval-only FILE skips training and reports the errors of a weight file.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "patterns.h"
@@ -104,36 +105,185 @@ static int usage(void)
 	return 2;
 }
 
-int main(int argc, char **argv)
+/* The options that take a value, and where it goes: a string, or a number
+ * in [lo, hi] (else "bad argument"). */
+enum { ARG_STR, ARG_INT, ARG_LONG, ARG_DOUBLE, ARG_U64 };
+typedef struct Arg {
+	const char *name;
+	int kind;
+	void *to;
+	long lo, hi;
+	bool ordered;
+} Arg;
+
+/* The options that take a range LO-HI: LO >= lo, HI <= hi and, when
+ * ordered, LO <= HI (else the usage). */
+typedef struct Range {
+	const char *name;
+	int *lo_to, *hi_to;
+	int lo, hi;
+	bool ordered;
+} Range;
+
+/* The options without a value: the flag they set to `value`. */
+typedef struct Flag {
+	const char *name;
+	bool *to, value;
+} Flag;
+
+/* Sets the option `name` from v: 1 done, 0 no such option, -1 a bad value
+ * (reported with the usage). */
+static int set_arg(const Arg *args, size_t n, const char *name, const char *v)
 {
-	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-train");
-	Options o = { 0 };
-	o.out = "data/eval.bin";
-	o.test_lo = 2015;
-	o.test_hi = 2017;
-	LabelJob lj = { 0 };
-	lj.stride = 1;
-	lj.threads = 2;
-	const char *labels_dir = NULL;
-	o.threads = 2;
-	o.epochs = 150;
-	o.lr = 0.3;
-	o.lambda = 1.0;
-	o.fraction = 1.0;
-	o.exact_weight = 5.0;
-	o.selfplay_weight = 1.0;
-	o.search_weight = 1.0;
-	o.min_positions = 300000;
-	o.mob_max_phase = 50 / PATTERN_PHASE_WIDTH - 1;
-	o.theory_after = true;
-	o.max_solve = 1000000;
-	o.check_max = 1000;
-	o.ph_hi = PATTERN_PHASES - 1;
+	for (size_t i = 0; i < n; i++) {
+		const Arg *a = &args[i];
+		if (strcmp(name, a->name))
+			continue;
+		long l;
+		switch (a->kind) {
+		case ARG_STR:
+			*(const char **)a->to = v;
+			return 1;
+		case ARG_INT:
+		case ARG_LONG:
+			if (!util_parse_int(v, a->lo, a->hi, &l))
+				return -1;
+			if (a->kind == ARG_INT)
+				*(int *)a->to = (int)l;
+			else
+				*(long *)a->to = l;
+			return 1;
+		case ARG_DOUBLE:
+			*(double *)a->to = atof(v);
+			return 1;
+		default:
+			*(uint64_t *)a->to = strtoull(v, NULL, 10);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Sets the range option `name` from v: 1 done, 0 no such option, -2 a bad
+ * range (the usage alone). */
+static int set_range(const Range *ranges, size_t n, const char *name, const char *v)
+{
+	for (size_t i = 0; i < n; i++) {
+		const Range *r = &ranges[i];
+		if (strcmp(name, r->name))
+			continue;
+		if (sscanf(v, "%d-%d", r->lo_to, r->hi_to) != 2 || *r->lo_to < r->lo || *r->hi_to > r->hi ||
+		    (r->ordered && *r->lo_to > *r->hi_to))
+			return -2;
+		return 1;
+	}
+	return 0;
+}
+
+/* --check-depths D1,D2,...: at most 4 depths of 1 to 20. */
+static bool set_check_depths(Options *o, const char *v)
+{
+	char *end;
+	const char *q = v;
+	o->ncheck = 0;
+	while (o->ncheck < 4) {
+		long d = strtol(q, &end, 10);
+		if (end == q || d < 1 || d > 20)
+			return false;
+		o->check_depth[o->ncheck++] = (int)d;
+		if (*end != ',')
+			break;
+		q = end + 1;
+	}
+	return true;
+}
+
+static void set_defaults(Options *o, LabelJob *lj)
+{
+	memset(o, 0, sizeof *o);
+	o->out = "data/eval.bin";
+	o->test_lo = 2015;
+	o->test_hi = 2017;
+	memset(lj, 0, sizeof *lj);
+	lj->stride = 1;
+	lj->threads = 2;
+	o->threads = 2;
+	o->epochs = 150;
+	o->lr = 0.3;
+	o->lambda = 1.0;
+	o->fraction = 1.0;
+	o->exact_weight = 5.0;
+	o->selfplay_weight = 1.0;
+	o->search_weight = 1.0;
+	o->min_positions = 300000;
+	o->mob_max_phase = 50 / PATTERN_PHASE_WIDTH - 1;
+	o->theory_after = true;
+	o->max_solve = 1000000;
+	o->check_max = 1000;
+	o->ph_hi = PATTERN_PHASES - 1;
+}
+
+/* The command line into o, lj and *labels_dir: -1 when the run goes on,
+ * else the exit status (the usage, or a command that ran: --speed,
+ * --write-placeholder, --fit-hand). */
+static int parse_args(int argc, char **argv, Options *o, LabelJob *lj, const char **labels_dir)
+{
+	const Flag flags[] = {
+		{ "--search-check", &o->search_check, true }, { "--expand-exact", &o->expand_exact, true },
+		{ "--no-mobility", &o->no_mobility, true },   { "--no-logbook", &o->no_logbook, true },
+		{ "--results-after", &o->theory_after, false }, { "--no-book", &o->no_book, true },
+	};
+	const Arg args[] = {
+		{ "--data", ARG_STR, &o->data, 0, 0, false },
+		{ "--out", ARG_STR, &o->out, 0, 0, false },
+		{ "--cache", ARG_STR, &o->cache, 0, 0, false },
+		{ "--report", ARG_STR, &o->report, 0, 0, false },
+		{ "--check-max", ARG_LONG, &o->check_max, 1, 100000000, false },
+		{ "--labels", ARG_STR, labels_dir, 0, 0, false },
+		{ "--selfplay-weight", ARG_DOUBLE, &o->selfplay_weight, 0, 0, false },
+		{ "--huber", ARG_DOUBLE, &o->huber, 0, 0, false },
+		{ "--game-train", ARG_STR, &o->game_train, 0, 0, false },
+		{ "--phase-overlap", ARG_INT, &o->phase_overlap, 0, 30, false },
+		{ "--game-dump", ARG_STR, &o->game_dump, 0, 0, false },
+		{ "--games", ARG_INT, &o->games, 8, 10000000, false },
+		{ "--game-exact", ARG_INT, &o->game_exact, 0, 30, false },
+		{ "--game-max-search", ARG_LONG, &o->game_max_search, 0, 100000000, false },
+		{ "--make-labels", ARG_STR, &lj->out, 0, 0, false },
+		{ "--time-limit", ARG_DOUBLE, &lj->time_limit, 0, 0, false },
+		{ "--eval-only", ARG_STR, &o->eval_only, 0, 0, false },
+		{ "--max-expand", ARG_INT, &o->max_expand, 0, 100000000, false },
+		{ "--search-depth", ARG_INT, &o->search_depth, 0, 30, false },
+		{ "--max-search", ARG_INT, &o->max_search, 0, 100000000, false },
+		{ "--search-cache", ARG_STR, &o->search_cache, 0, 0, false },
+		{ "--prior", ARG_STR, &o->prior_file, 0, 0, false },
+		{ "--prior-lambda", ARG_DOUBLE, &o->prior_lambda, 0, 0, false },
+		{ "--search-eval", ARG_STR, &o->search_eval, 0, 0, false },
+		{ "--search-weight", ARG_DOUBLE, &o->search_weight, 0, 0, false },
+		{ "--threads", ARG_INT, &o->threads, 1, 64, false },
+		{ "--epochs", ARG_INT, &o->epochs, 1, 100000, false },
+		{ "--solve", ARG_INT, &o->solve, 0, 30, false },
+		{ "--mobility-phases", ARG_INT, &o->mob_max_phase, -1, PATTERN_PHASES - 1, false },
+		{ "--init", ARG_STR, &o->init, 0, 0, false },
+		{ "--min-positions", ARG_INT, &o->min_positions, 0, 100000000, false },
+		{ "--max-solve-mid", ARG_INT, &o->max_mid, 0, 100000000, false },
+		{ "--max-solve", ARG_INT, &o->max_solve, 0, 100000000, false },
+		{ "--seed", ARG_U64, &o->seed, 0, 0, false },
+		{ "--lr", ARG_DOUBLE, &o->lr, 0, 0, false },
+		{ "--lambda", ARG_DOUBLE, &o->lambda, 0, 0, false },
+		{ "--exact-weight", ARG_DOUBLE, &o->exact_weight, 0, 0, false },
+		{ "--fraction", ARG_DOUBLE, &o->fraction, 0, 0, false },
+	};
+	const Range ranges[] = {
+		{ "--drop-after", &o->drop_lo, &o->drop_hi, 0, INT_MAX, true },
+		{ "--phases", &o->ph_lo, &o->ph_hi, 0, PATTERN_PHASES - 1, true },
+		{ "--expand", &o->expand_lo, &o->expand_hi, 1, 59, true },
+		{ "--search-mid", &o->search_lo, &o->search_hi, 1, 60, true },
+		{ "--solve-mid", &o->mid_lo, &o->mid_hi, 1, 40, true },
+		{ "--test", &o->test_lo, &o->test_hi, INT_MIN, INT_MAX, false },
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		long l;
-		int lr;
 		if (!strcmp(a, "--speed") && v && util_parse_int(v, 1, 1000000000, &l))
 			return speed(l);
 		if (!strcmp(a, "--write-placeholder") && v)
@@ -144,142 +294,129 @@ int main(int argc, char **argv)
 			fit_hand((int)l, 8, VARIANT_ANTI, 8, 14, 3);
 			return 0;
 		}
-		if (!strcmp(a, "--search-check"))
-			o.search_check = true;
-		else if (!strcmp(a, "--expand-exact"))
-			o.expand_exact = true;
-		else if (!strcmp(a, "--no-mobility"))
-			o.no_mobility = true;
-		else if (!strcmp(a, "--no-logbook"))
-			o.no_logbook = true;
-		else if (!strcmp(a, "--results-after"))
-			o.theory_after = false;
-		else if (!strcmp(a, "--no-book"))
-			o.no_book = true;
-		else if (!v)
-			return usage();
-		else if (i++, !strcmp(a, "--data"))
-			o.data = v;
-		else if (!strcmp(a, "--out"))
-			o.out = v;
-		else if (!strcmp(a, "--cache"))
-			o.cache = v;
-		else if (!strcmp(a, "--report"))
-			o.report = v;
-		else if (!strcmp(a, "--check-depths")) {
-			char *end;
-			const char *q = v;
-			o.ncheck = 0;
-			while (o.ncheck < 4) {
-				long d = strtol(q, &end, 10);
-				if (end == q || d < 1 || d > 20)
-					return usage();
-				o.check_depth[o.ncheck++] = (int)d;
-				if (*end != ',')
-					break;
-				q = end + 1;
-			}
-		} else if (!strcmp(a, "--check-max") && util_parse_int(v, 1, 100000000, &l))
-			o.check_max = l;
-		else if (!strcmp(a, "--drop-after")) {
-			if (sscanf(v, "%d-%d", &o.drop_lo, &o.drop_hi) != 2 || o.drop_lo < 0 || o.drop_lo > o.drop_hi)
-				return usage();
-		} else if (!strcmp(a, "--labels"))
-			labels_dir = v;
-		else if (!strcmp(a, "--selfplay"))
-			games_set_selfplay(v);
-		else if (!strcmp(a, "--selfplay-weight"))
-			o.selfplay_weight = atof(v);
-		else if (!strcmp(a, "--huber"))
-			o.huber = atof(v);
-		else if (!strcmp(a, "--game-train"))
-			o.game_train = v;
-		else if (!strcmp(a, "--phase-overlap") && util_parse_int(v, 0, 30, &l))
-			o.phase_overlap = (int)l;
-		else if (!strcmp(a, "--game-dump"))
-			o.game_dump = v;
-		else if (!strcmp(a, "--games") && util_parse_int(v, 8, 10000000, &l))
-			o.games = (int)l;
-		else if (!strcmp(a, "--game-exact") && util_parse_int(v, 0, 30, &l))
-			o.game_exact = (int)l;
-		else if (!strcmp(a, "--game-max-search") && util_parse_int(v, 0, 100000000, &l))
-			o.game_max_search = l;
-		else if (!strcmp(a, "--make-labels"))
-			lj.out = v;
-		else if ((lr = labels_job_option(&lj, a, v)) != 0) {
-			if (lr < 0)
-				return usage();
+		size_t f = 0;
+		while (f < sizeof flags / sizeof flags[0] && strcmp(a, flags[f].name))
+			f++;
+		if (f < sizeof flags / sizeof flags[0]) {
+			*flags[f].to = flags[f].value;
+			continue;
 		}
-		else if (!strcmp(a, "--time-limit"))
-			lj.time_limit = atof(v);
-		else if (!strcmp(a, "--eval-only"))
-			o.eval_only = v;
-		else if (!strcmp(a, "--phases")) {
-			if (sscanf(v, "%d-%d", &o.ph_lo, &o.ph_hi) != 2 || o.ph_lo < 0 || o.ph_hi >= PATTERN_PHASES
-			    || o.ph_lo > o.ph_hi)
-				return usage();
-		} else if (!strcmp(a, "--expand")) {
-			if (sscanf(v, "%d-%d", &o.expand_lo, &o.expand_hi) != 2 || o.expand_lo < 1
-			    || o.expand_hi > 59 || o.expand_lo > o.expand_hi)
-				return usage();
-		} else if (!strcmp(a, "--max-expand") && util_parse_int(v, 0, 100000000, &l))
-			o.max_expand = (int)l;
-		else if (!strcmp(a, "--search-mid")) {
-			if (sscanf(v, "%d-%d", &o.search_lo, &o.search_hi) != 2 || o.search_lo < 1
-			    || o.search_hi > 60 || o.search_lo > o.search_hi)
-				return usage();
-		} else if (!strcmp(a, "--search-depth") && util_parse_int(v, 0, 30, &l))
-			o.search_depth = (int)l;
-		else if (!strcmp(a, "--max-search") && util_parse_int(v, 0, 100000000, &l))
-			o.max_search = (int)l;
-		else if (!strcmp(a, "--search-cache"))
-			o.search_cache = v;
-		else if (!strcmp(a, "--prior"))
-			o.prior_file = v;
-		else if (!strcmp(a, "--prior-lambda"))
-			o.prior_lambda = atof(v);
-		else if (!strcmp(a, "--search-eval"))
-			o.search_eval = v;
-		else if (!strcmp(a, "--search-weight"))
-			o.search_weight = atof(v);
-		else if (!strcmp(a, "--solve-mid")) {
-			if (sscanf(v, "%d-%d", &o.mid_lo, &o.mid_hi) != 2 || o.mid_lo < 1 || o.mid_hi > 40
-			    || o.mid_lo > o.mid_hi)
-				return usage();
-		} else if (!strcmp(a, "--test")) {
-			if (sscanf(v, "%d-%d", &o.test_lo, &o.test_hi) != 2)
-				return usage();
-		} else if (!strcmp(a, "--threads") && util_parse_int(v, 1, 64, &l))
-			o.threads = (int)l;
-		else if (!strcmp(a, "--epochs") && util_parse_int(v, 1, 100000, &l))
-			o.epochs = (int)l;
-		else if (!strcmp(a, "--solve") && util_parse_int(v, 0, 30, &l))
-			o.solve = (int)l;
-		else if (!strcmp(a, "--mobility-phases") && util_parse_int(v, -1, PATTERN_PHASES - 1, &l))
-			o.mob_max_phase = (int)l;
-		else if (!strcmp(a, "--init"))
-			o.init = v;
-		else if (!strcmp(a, "--min-positions") && util_parse_int(v, 0, 100000000, &l))
-			o.min_positions = (int)l;
-		else if (!strcmp(a, "--max-solve-mid") && util_parse_int(v, 0, 100000000, &l))
-			o.max_mid = (int)l;
-		else if (!strcmp(a, "--max-solve") && util_parse_int(v, 0, 100000000, &l))
-			o.max_solve = (int)l;
-		else if (!strcmp(a, "--seed"))
-			o.seed = strtoull(v, NULL, 10);
-		else if (!strcmp(a, "--lr"))
-			o.lr = atof(v);
-		else if (!strcmp(a, "--lambda"))
-			o.lambda = atof(v);
-		else if (!strcmp(a, "--exact-weight"))
-			o.exact_weight = atof(v);
-		else if (!strcmp(a, "--fraction"))
-			o.fraction = atof(v);
-		else {
+		if (!v)
+			return usage();
+		i++;
+		int r = set_arg(args, sizeof args / sizeof args[0], a, v);
+		if (r == 0)
+			r = set_range(ranges, sizeof ranges / sizeof ranges[0], a, v);
+		if (r == 0 && !strcmp(a, "--check-depths"))
+			r = set_check_depths(o, v) ? 1 : -2;
+		else if (r == 0 && !strcmp(a, "--selfplay"))
+			games_set_selfplay(v), r = 1;
+		else if (r == 0 && (r = labels_job_option(lj, a, v)) < 0)
+			r = -2;
+		if (r == -2)
+			return usage();
+		if (r <= 0) {
 			fprintf(stderr, "emilia-train: bad argument %s %s\n", a, v);
 			return usage();
 		}
 	}
+	return -1;
+}
+
+/* The 8x8 evaluation: read the games, label, fit (or --eval-only), report. */
+static int train_8x8(Options *o, const char *labels_dir)
+{
+	Labels *labels = NULL;
+	if (labels_dir) {
+		if (!(labels = labels_load(labels_dir)))
+			return 1;
+		fprintf(stderr, "labels: %ld exact labels and %ld search labels (%s) from %s\n",
+		        labels_count(labels, false), labels_count(labels, true),
+		        labels_search_method(labels)[0] ? labels_search_method(labels) : "none", labels_dir);
+		o->labels = labels;
+	}
+	if (o->prior_file) {
+		char perr[WEIGHTS_ERR];
+		size_t plen;
+		unsigned char *img = weights_read_file(o->prior_file, 64u << 20, &plen, perr);
+		o->prior = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *o->prior);
+		if (!img || !weights_decode(img, plen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS,
+		                            o->prior, perr))
+			die(perr);
+		free(img);
+	}
+	double t0 = util_now();
+	build_canon_map();
+	Set train_set = { 0, 0, 0 }, test_set = { 0, 0, 0 };
+	set_grow(&train_set);
+	set_grow(&test_set);
+	read_all(o, &train_set, &test_set);
+	fprintf(stderr, "read in %.0f s\n", util_now() - t0);
+	char err[WEIGHTS_ERR];
+	solve_labels(o, &test_set, 1, o->solve, (size_t)o->max_solve);
+	if (o->eval_only) {
+		Evaluator *ev = eval_load(o->eval_only, err);
+		if (!ev)
+			die(err);
+		use_weights(ev);
+	} else {
+		solve_labels(o, &train_set, 1, o->solve, (size_t)o->max_solve);
+		solve_labels(o, &train_set, o->mid_lo, o->mid_hi, (size_t)o->max_mid);
+		search_labels(o, &train_set);
+		expand(o, &train_set, &test_set);
+		if (o->game_dump)
+			dump_sets(o->game_dump, &train_set, &test_set);
+		if (o->search_check)
+			search_check(o, &test_set, 24, 24);
+		int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
+		if (o->init) {
+			size_t ilen;
+			unsigned char *img = weights_read_file(o->init, 64u << 20, &ilen, err);
+			if (!img || !weights_decode(img, ilen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS,
+			                            w, err))
+				die(err);
+			free(img);
+		}
+		train(o, &train_set, w);
+		size_t len;
+		unsigned char *img = weights_encode(w, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
+		if (!img)
+			die("out of memory");
+		if (!weights_write_file(o->out, img, len, err))
+			die(err);
+		fprintf(stderr, "wrote %s (%zu bytes) after %.0f s\n", o->out, len, util_now() - t0);
+		free(img);
+		use_weights(eval_new(w));
+		free(w);
+	}
+	FILE *rep = o->report ? fopen(o->report, "w") : NULL;
+	if (rep)
+		fprintf(rep, "emilia-train: epochs %d lr %g lambda %g fraction %g seed %llu mobility %s "
+		        "test years %d-%d\n", o->epochs, o->lr, o->lambda, o->fraction,
+		        (unsigned long long)o->seed, o->no_mobility ? "off" : "on", o->test_lo, o->test_hi);
+	report("train", &train_set, rep);
+	report("test", &test_set, rep);
+	report_empties(o, "test", &test_set, rep);
+	if (rep)
+		fclose(rep);
+	fprintf(stderr, "total %.0f s\n", util_now() - t0);
+	free(train_set.slot);
+	free(test_set.slot);
+	labels_free(labels);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return text_print_version("emilia-train");
+	Options o;
+	LabelJob lj;
+	const char *labels_dir = NULL;
+	set_defaults(&o, &lj);
+	const int r = parse_args(argc, argv, &o, &lj, &labels_dir);
+	if (r >= 0)
+		return r;
 	if (o.game_train) {
 		build_canon_map();
 		return game_train(&o, o.game_train, o.games ? o.games : 20000, o.game_exact ? o.game_exact : 16,
@@ -294,82 +431,5 @@ int main(int argc, char **argv)
 		lj.threads = o.threads;
 		return labels_make(&lj);
 	}
-	Labels *labels = NULL;
-	if (labels_dir) {
-		if (!(labels = labels_load(labels_dir)))
-			return 1;
-		fprintf(stderr, "labels: %ld exact labels and %ld search labels (%s) from %s\n",
-		        labels_count(labels, false), labels_count(labels, true),
-		        labels_search_method(labels)[0] ? labels_search_method(labels) : "none", labels_dir);
-		o.labels = labels;
-	}
-	if (o.prior_file) {
-		char perr[WEIGHTS_ERR];
-		size_t plen;
-		unsigned char *img = weights_read_file(o.prior_file, 64u << 20, &plen, perr);
-		o.prior = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *o.prior);
-		if (!img || !weights_decode(img, plen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS,
-		                            o.prior, perr))
-			die(perr);
-		free(img);
-	}
-	double t0 = util_now();
-	build_canon_map();
-	Set train_set = { 0, 0, 0 }, test_set = { 0, 0, 0 };
-	set_grow(&train_set);
-	set_grow(&test_set);
-	read_all(&o, &train_set, &test_set);
-	fprintf(stderr, "read in %.0f s\n", util_now() - t0);
-	char err[WEIGHTS_ERR];
-	solve_labels(&o, &test_set, 1, o.solve, (size_t)o.max_solve);
-	if (o.eval_only) {
-		Evaluator *ev = eval_load(o.eval_only, err);
-		if (!ev)
-			die(err);
-		use_weights(ev);
-	} else {
-		solve_labels(&o, &train_set, 1, o.solve, (size_t)o.max_solve);
-		solve_labels(&o, &train_set, o.mid_lo, o.mid_hi, (size_t)o.max_mid);
-		search_labels(&o, &train_set);
-		expand(&o, &train_set, &test_set);
-		if (o.game_dump)
-			dump_sets(o.game_dump, &train_set, &test_set);
-		if (o.search_check)
-			search_check(&o, &test_set, 24, 24);
-		int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
-		if (o.init) {
-			size_t ilen;
-			unsigned char *img = weights_read_file(o.init, 64u << 20, &ilen, err);
-			if (!img || !weights_decode(img, ilen, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS,
-			                            w, err))
-				die(err);
-			free(img);
-		}
-		train(&o, &train_set, w);
-		size_t len;
-		unsigned char *img = weights_encode(w, patterns_set_id(), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
-		if (!img)
-			die("out of memory");
-		if (!weights_write_file(o.out, img, len, err))
-			die(err);
-		fprintf(stderr, "wrote %s (%zu bytes) after %.0f s\n", o.out, len, util_now() - t0);
-		free(img);
-		use_weights(eval_new(w));
-		free(w);
-	}
-	FILE *rep = o.report ? fopen(o.report, "w") : NULL;
-	if (rep)
-		fprintf(rep, "emilia-train: epochs %d lr %g lambda %g fraction %g seed %llu mobility %s "
-		        "test years %d-%d\n", o.epochs, o.lr, o.lambda, o.fraction,
-		        (unsigned long long)o.seed, o.no_mobility ? "off" : "on", o.test_lo, o.test_hi);
-	report("train", &train_set, rep);
-	report("test", &test_set, rep);
-	report_empties(&o, "test", &test_set, rep);
-	if (rep)
-		fclose(rep);
-	fprintf(stderr, "total %.0f s\n", util_now() - t0);
-	free(train_set.slot);
-	free(test_set.slot);
-	labels_free(labels);
-	return 0;
+	return train_8x8(&o, labels_dir);
 }

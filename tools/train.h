@@ -140,6 +140,8 @@ void dump_sets(const char *path, const Set *train_set, const Set *test_set);
 void train(const Options *o, Set *s, int16_t *out);
 
 /* train_report.c */
+/* Prints to stdout and, when rep is not NULL, to rep too: the reports. */
+void say(FILE *rep, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void report(const char *name, const Set *s, FILE *rep);
 void report_empties(const Options *o, const char *name, Set *s, FILE *rep);
 

@@ -136,40 +136,39 @@ static int game_cmp(const void *a, const void *b)
 	return x->p != y->p ? (x->p < y->p ? -1 : 1) : x->o != y->o ? (x->o < y->o ? -1 : 1) : 0;
 }
 
-int game_train(const Options *o, const char *game, int ngames, int exact_max, long max_search,
-                      const char *out)
+/* The board and rules of `game` (anti, 6x6 or 6x6-anti) into j; false when
+ * it names none. */
+static bool game_kind(const char *game, GameJob *j)
 {
-	GameJob j;
-	memset(&j, 0, sizeof j);
 	if (!strcmp(game, "anti")) {
-		j.size = 8;
-		j.v = VARIANT_ANTI;
+		j->size = 8;
+		j->v = VARIANT_ANTI;
 	} else if (!strcmp(game, "6x6") || !strcmp(game, "6x6-anti")) {
-		j.size = 6;
-		j.v = strcmp(game, "6x6") ? VARIANT_ANTI : VARIANT_NORMAL;
-		j.shift = 9;
+		j->size = 6;
+		j->v = strcmp(game, "6x6") ? VARIANT_ANTI : VARIANT_NORMAL;
+		j->shift = 9;
 	} else {
-		fprintf(stderr, "emilia-train: --game-train takes anti, 6x6 or 6x6-anti\n");
-		return 2;
+		return false;
 	}
-	const int cells = j.size * j.size, threads = o->threads;
-	j.seed = o->seed;
-	j.ngames = ngames;
-	j.depth = 2;
-	j.pos = xcalloc((size_t)ngames, sizeof *j.pos);
-	j.npos = xcalloc((size_t)ngames, sizeof *j.npos);
+	return true;
+}
+
+/* Plays j's games and returns their positions, centred and canonical, each
+ * once (in *count), in a fixed shuffled order; every 8th game is held out. */
+static GamePos *game_positions(const Options *o, GameJob *j, const char *game, size_t *count)
+{
+	const int cells = j->size * j->size, ngames = j->ngames;
 	double t0 = util_now();
-	train_run_threads(game_play_worker, &j, threads);
-	/* every position, centred and canonical; every 8th game held out */
+	train_run_threads(game_play_worker, j, o->threads);
 	size_t total = 0;
 	for (int g = 0; g < ngames; g++)
-		total += (size_t)j.npos[g];
+		total += (size_t)j->npos[g];
 	GamePos *all = xcalloc(total + 1, sizeof *all);
 	size_t n = 0;
 	for (int g = 0; g < ngames; g++)
-		for (int k = 0; k < j.npos[g]; k++) {
-			const Board b = j.pos[g][k];
-			const Board c = board_canonical((Board){ b.p << j.shift, b.o << j.shift }, NULL);
+		for (int k = 0; k < j->npos[g]; k++) {
+			const Board b = j->pos[g][k];
+			const Board c = board_canonical((Board){ b.p << j->shift, b.o << j->shift }, NULL);
 			GamePos *x = &all[n++];
 			x->p = c.p;
 			x->o = c.o;
@@ -201,28 +200,26 @@ int game_train(const Options *o, const char *game, int ngames, int exact_max, lo
 		all[i - 1] = all[k];
 		all[k] = t;
 	}
-	/* exact labels */
-	GamePos **todo = xcalloc(n + 1, sizeof *todo);
-	size_t nt = 0;
-	for (size_t i = 0; i < n; i++)
-		if (all[i].empties <= exact_max) {
-			all[i].kind = LABEL_EXACT;
-			todo[nt++] = &all[i];
-		}
-	t0 = util_now();
-	game_label(&j, todo, nt, 0, NULL, threads);
-	fprintf(stderr, "solved %zu positions with at most %d empties in %.0f s\n", nt, exact_max, util_now() - t0);
-	/* the phases from the end, each labelled with the phases before it */
-	int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
+	*count = n;
+	return all;
+}
+
+/* Fits the phases from the end into w, each labelled by searches into the
+ * phases before it (at most max_search positions of a phase, an eighth of
+ * that held out); todo has room for every position. */
+static void game_fit(const Options *o, GameJob *j, GamePos *all, size_t n, GamePos **todo, int16_t *w,
+                     long max_search)
+{
+	const int cells = j->size * j->size;
 	Fit f;
 	fit_init(&f, o);
 	for (int ph = 0; ph < PATTERN_PHASES && patterns_phase_lo(ph) <= cells - 4; ph++) {
 		const int lo = patterns_phase_lo(ph), hi = patterns_phase_hi(ph);
-		Evaluator *ev = eval_new_game(w, j.size, j.v);
+		Evaluator *ev = eval_new_game(w, j->size, j->v);
 		if (!ev)
 			die("out of memory");
 		long searched[2] = { 0, 0 };
-		nt = 0;
+		size_t nt = 0;
 		for (size_t i = 0; i < n; i++) {
 			GamePos *x = &all[i];
 			if (x->empties < lo || x->empties > hi || x->kind)
@@ -233,8 +230,8 @@ int game_train(const Options *o, const char *game, int ngames, int exact_max, lo
 			x->kind = LABEL_SEARCH;
 			todo[nt++] = x;
 		}
-		t0 = util_now();
-		game_label(&j, todo, nt, PATTERN_PHASE_WIDTH, ev, threads);
+		double t0 = util_now();
+		game_label(j, todo, nt, PATTERN_PHASE_WIDTH, ev, o->threads);
 		eval_free(ev);
 		size_t m = 0;
 		for (size_t i = 0; i < n; i++)
@@ -257,26 +254,36 @@ int game_train(const Options *o, const char *game, int ngames, int exact_max, lo
 		fit_phase(o, &f, ph, NULL);
 		fit_store(&f, w + (size_t)ph * PATTERN_WEIGHTS);
 	}
-	if (o->game_dump) {
-		/* one line per labelled position: the board as the labels saw it
-		 * (p to move, hex), empties, label, e(xact) or s(earch), t(est) or
-		 * -; in the fixed shuffled order */
-		FILE *d = fopen(o->game_dump, "w");
-		if (!d)
-			die("cannot write the --game-dump file");
-		for (size_t i = 0; i < n; i++)
-			if (all[i].kind)
-				fprintf(d, "%016llx %016llx %d %d %c %c\n", (unsigned long long)(all[i].p >> j.shift),
-				        (unsigned long long)(all[i].o >> j.shift), all[i].empties, all[i].label,
-				        all[i].kind == LABEL_EXACT ? 'e' : 's', all[i].test ? 't' : '-');
-		if (fclose(d))
-			die("cannot write the --game-dump file");
-	}
-	/* the report: held-out error by empties */
-	Evaluator *ev = eval_new_game(w, j.size, j.v);
+	fit_free(&f);
+}
+
+/* --game-dump: one line per labelled position: the board as the labels saw
+ * it (p to move, hex), empties, label, e(xact) or s(earch), t(est) or -; in
+ * the fixed shuffled order. */
+static void game_dump(const char *path, const GamePos *all, size_t n, int shift)
+{
+	FILE *d = fopen(path, "w");
+	if (!d)
+		die("cannot write the --game-dump file");
+	for (size_t i = 0; i < n; i++)
+		if (all[i].kind)
+			fprintf(d, "%016llx %016llx %d %d %c %c\n", (unsigned long long)(all[i].p >> shift),
+			        (unsigned long long)(all[i].o >> shift), all[i].empties, all[i].label,
+			        all[i].kind == LABEL_EXACT ? 'e' : 's', all[i].test ? 't' : '-');
+	if (fclose(d))
+		die("cannot write the --game-dump file");
+}
+
+/* The report: the held-out error by empties of the weights w and of the
+ * hand-tuned evaluation, on stdout and in --report. */
+static void game_report(const Options *o, const GameJob *j, const GamePos *all, size_t n, const int16_t *w,
+                        const char *game, int exact_max)
+{
+	const int cells = j->size * j->size;
+	Evaluator *ev = eval_new_game(w, j->size, j->v);
 	if (!ev)
 		die("out of memory");
-	const Evaluator *hand = eval_hand(j.size, j.v);
+	const Evaluator *hand = eval_hand(j->size, j->v);
 	double err[65][2] = { { 0 } }, herr[65][2] = { { 0 } };
 	long cnt[65][2] = { { 0 } };
 	for (size_t i = 0; i < n; i++) {
@@ -284,30 +291,59 @@ int game_train(const Options *o, const char *game, int ngames, int exact_max, lo
 		if (!x->test || !x->kind)
 			continue;
 		int k = x->kind == LABEL_EXACT ? 0 : 1;
-		uint64_t p = x->p >> j.shift, q = x->o >> j.shift;
+		uint64_t p = x->p >> j->shift, q = x->o >> j->shift;
 		err[x->empties][k] += fabs((double)eval_score(ev, p, q) - x->label);
 		herr[x->empties][k] += fabs((double)eval_score(hand, p, q) - x->label);
 		cnt[x->empties][k]++;
 	}
 	FILE *rep = o->report ? fopen(o->report, "w") : NULL;
-	FILE *fs[2] = { stdout, rep };
-	for (int k = 0; k < 2; k++) {
-		FILE *fo = fs[k];
-		if (!fo)
-			continue;
-		fprintf(fo, "emilia-train --game-train %s: %d games (seed %llu), exact labels up to %d empties, "
-		        "backward induction (depth %d) above; every 8th game held out\n", game, ngames,
-		        (unsigned long long)o->seed, exact_max, PATTERN_PHASE_WIDTH);
-		fprintf(fo, "held-out positions: mean absolute error of the static evaluation (discs)\n");
-		fprintf(fo, "  empties  label   positions  trained  hand-tuned\n");
-		for (int e = 1; e <= cells - 4; e++)
-			for (int kk = 0; kk < 2; kk++)
-				if (cnt[e][kk])
-					fprintf(fo, "  %7d  %-6s %9ld  %7.2f  %10.2f\n", e, kk ? "search" : "exact", cnt[e][kk],
-					        err[e][kk] / cnt[e][kk], herr[e][kk] / cnt[e][kk]);
-	}
+	say(rep, "emilia-train --game-train %s: %d games (seed %llu), exact labels up to %d empties, "
+	    "backward induction (depth %d) above; every 8th game held out\n", game, j->ngames,
+	    (unsigned long long)o->seed, exact_max, PATTERN_PHASE_WIDTH);
+	say(rep, "held-out positions: mean absolute error of the static evaluation (discs)\n");
+	say(rep, "  empties  label   positions  trained  hand-tuned\n");
+	for (int e = 1; e <= cells - 4; e++)
+		for (int kk = 0; kk < 2; kk++)
+			if (cnt[e][kk])
+				say(rep, "  %7d  %-6s %9ld  %7.2f  %10.2f\n", e, kk ? "search" : "exact", cnt[e][kk],
+				    err[e][kk] / cnt[e][kk], herr[e][kk] / cnt[e][kk]);
 	if (rep)
 		fclose(rep);
+	eval_free(ev);
+}
+
+int game_train(const Options *o, const char *game, int ngames, int exact_max, long max_search,
+               const char *out)
+{
+	GameJob j;
+	memset(&j, 0, sizeof j);
+	if (!game_kind(game, &j)) {
+		fprintf(stderr, "emilia-train: --game-train takes anti, 6x6 or 6x6-anti\n");
+		return 2;
+	}
+	j.seed = o->seed;
+	j.ngames = ngames;
+	j.depth = 2;
+	j.pos = xcalloc((size_t)ngames, sizeof *j.pos);
+	j.npos = xcalloc((size_t)ngames, sizeof *j.npos);
+	size_t n;
+	GamePos *all = game_positions(o, &j, game, &n);
+	/* exact labels */
+	GamePos **todo = xcalloc(n + 1, sizeof *todo);
+	size_t nt = 0;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].empties <= exact_max) {
+			all[i].kind = LABEL_EXACT;
+			todo[nt++] = &all[i];
+		}
+	double t0 = util_now();
+	game_label(&j, todo, nt, 0, NULL, o->threads);
+	fprintf(stderr, "solved %zu positions with at most %d empties in %.0f s\n", nt, exact_max, util_now() - t0);
+	int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
+	game_fit(o, &j, all, n, todo, w, max_search);
+	if (o->game_dump)
+		game_dump(o->game_dump, all, n, j.shift);
+	game_report(o, &j, all, n, w, game, exact_max);
 	size_t len;
 	char msg[WEIGHTS_ERR];
 	unsigned char *img = weights_encode(w, eval_set_id(j.size, j.v), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
@@ -315,8 +351,6 @@ int game_train(const Options *o, const char *game, int ngames, int exact_max, lo
 		die(img ? msg : "out of memory");
 	fprintf(stderr, "wrote %s\n", out);
 	free(img);
-	eval_free(ev);
-	fit_free(&f);
 	free(w);
 	free(todo);
 	free(all);

@@ -3,6 +3,7 @@
  * by empties (train.h lists the trainer's files).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include "patterns.h"
 #include "train.h"
@@ -31,19 +32,13 @@ void report(const char *name, const Set *s, FILE *rep)
 			n24++;
 		}
 	}
-	FILE *fs[2] = { stdout, rep };
-	for (int k = 0; k < 2; k++) {
-		FILE *fo = fs[k];
-		if (!fo)
-			continue;
-		fprintf(fo, "%s set: mean absolute error of eval_score per phase (discs)\n", name);
-		fprintf(fo, "  %-9s %9s %7s %9s %7s\n", "empties", "positions", "MAE", "exact", "MAE");
-		for (int ph = 0; ph < PATTERN_PHASES; ph++)
-			fprintf(fo, "  %2d-%-6d %9ld %7.2f %9ld %7.2f\n", patterns_phase_lo(ph), patterns_phase_hi(ph), cnt[ph],
-			        cnt[ph] ? err[ph] / cnt[ph] : 0.0, nex[ph], nex[ph] ? ex[ph] / nex[ph] : 0.0);
-		fprintf(fo, "  %s positions at 24 empties with exact WTHOR scores: %ld, MAE %.3f\n",
-		        name, n24, n24 ? err24 / n24 : 0.0);
-	}
+	say(rep, "%s set: mean absolute error of eval_score per phase (discs)\n", name);
+	say(rep, "  %-9s %9s %7s %9s %7s\n", "empties", "positions", "MAE", "exact", "MAE");
+	for (int ph = 0; ph < PATTERN_PHASES; ph++)
+		say(rep, "  %2d-%-6d %9ld %7.2f %9ld %7.2f\n", patterns_phase_lo(ph), patterns_phase_hi(ph), cnt[ph],
+		     cnt[ph] ? err[ph] / cnt[ph] : 0.0, nex[ph], nex[ph] ? ex[ph] / nex[ph] : 0.0);
+	say(rep, "  %s positions at 24 empties with exact WTHOR scores: %ld, MAE %.3f\n",
+	     name, n24, n24 ? err24 / n24 : 0.0);
 }
 
 /* The error by empties (10..30) on the exactly labelled positions of a
@@ -121,49 +116,51 @@ void report_empties(const Options *o, const char *name, Set *s, FILE *rep)
 		serr_scaled += fabs(scale * eval_score(ev, x->p, x->o) - (double)x->sum / x->cnt);
 		nsc++;
 	}
-	FILE *fs[2] = { stdout, rep };
-	for (int k = 0; k < 2; k++) {
-		FILE *fo = fs[k];
-		if (!fo)
+	say(rep, "%s set, exact positions at 20-24 empties: static error by |exact score|\n", name);
+	for (int b = 0; b < NB; b++)
+		say(rep, "  |score| %2d-%-2d %7ld positions  MAE %5.2f  bias %+5.2f\n", blo[b], blo[b + 1] - 1,
+		     bcnt[b], bcnt[b] ? berr[b] / bcnt[b] : 0.0, bcnt[b] ? bbias[b] / bcnt[b] : 0.0);
+	for (int b = 0; b < NB; b++)
+		say(rep, "  |eval|  %2d-%-2d %7ld positions  MAE %5.2f  score beyond eval %+5.2f\n", blo[b],
+		     blo[b + 1] - 1, vcnt[b], vcnt[b] ? verr[b] / vcnt[b] : 0.0, vcnt[b] ? vbias[b] / vcnt[b] : 0.0);
+	say(rep, "  least-squares scale of the evaluation %.3f; scaled MAE %.2f\n", scale,
+	     nsc ? serr_scaled / nsc : 0.0);
+	say(rep, "%s set, exactly labelled positions: mean absolute error by empties (discs)\n", name);
+	say(rep, "  empties positions  |score|  static  as at 24");
+	for (int d = 0; d < o->ncheck; d++)
+		say(rep, "  depth %-2d", o->check_depth[d]);
+	say(rep, "%s\n", o->ncheck ? "  (searched)" : "");
+	for (int e = LO; e <= HI; e++) {
+		if (!cnt[e])
 			continue;
-		fprintf(fo, "%s set, exact positions at 20-24 empties: static error by |exact score|\n", name);
-		for (int b = 0; b < NB; b++)
-			fprintf(fo, "  |score| %2d-%-2d %7ld positions  MAE %5.2f  bias %+5.2f\n", blo[b], blo[b + 1] - 1,
-			        bcnt[b], bcnt[b] ? berr[b] / bcnt[b] : 0.0, bcnt[b] ? bbias[b] / bcnt[b] : 0.0);
-		for (int b = 0; b < NB; b++)
-			fprintf(fo, "  |eval|  %2d-%-2d %7ld positions  MAE %5.2f  score beyond eval %+5.2f\n", blo[b],
-			        blo[b + 1] - 1, vcnt[b], vcnt[b] ? verr[b] / vcnt[b] : 0.0, vcnt[b] ? vbias[b] / vcnt[b] : 0.0);
-		fprintf(fo, "  least-squares scale of the evaluation %.3f; scaled MAE %.2f\n", scale,
-		        nsc ? serr_scaled / nsc : 0.0);
-	}
-	for (int k = 0; k < 2; k++) {
-		FILE *fo = fs[k];
-		if (!fo)
-			continue;
-		fprintf(fo, "%s set, exactly labelled positions: mean absolute error by empties (discs)\n", name);
-		fprintf(fo, "  empties positions  |score|  static  as at 24");
-		for (int d = 0; d < o->ncheck; d++)
-			fprintf(fo, "  depth %-2d", o->check_depth[d]);
-		fprintf(fo, "%s\n", o->ncheck ? "  (searched)" : "");
-		for (int e = LO; e <= HI; e++) {
-			if (!cnt[e])
-				continue;
-			/* the static error with the margins mixed as at 24 empties */
-			double rw = 0;
-			bool all = cnt[24] > 0;
-			for (int b = 0; b < NB && all; b++) {
-				all = nb[e][b] > 0 || !nb[24][b];
-				if (nb[e][b])
-					rw += (double)nb[24][b] / cnt[24] * eb[e][b] / nb[e][b];
-			}
-			fprintf(fo, "  %7d %9ld %8.1f %7.2f", e, cnt[e], amag[e] / cnt[e], err[e] / cnt[e]);
-			if (all)
-				fprintf(fo, " %9.2f", rw);
-			else
-				fprintf(fo, " %9s", "-");
-			for (int d = 0; d < o->ncheck; d++)
-				fprintf(fo, "  %8.2f", serr[d][e] / scnt[e]);
-			fprintf(fo, o->ncheck ? "  %10ld\n" : "\n", scnt[e]);
+		/* the static error with the margins mixed as at 24 empties */
+		double rw = 0;
+		bool all = cnt[24] > 0;
+		for (int b = 0; b < NB && all; b++) {
+			all = nb[e][b] > 0 || !nb[24][b];
+			if (nb[e][b])
+				rw += (double)nb[24][b] / cnt[24] * eb[e][b] / nb[e][b];
 		}
+		say(rep, "  %7d %9ld %8.1f %7.2f", e, cnt[e], amag[e] / cnt[e], err[e] / cnt[e]);
+		if (all)
+			say(rep, " %9.2f", rw);
+		else
+			say(rep, " %9s", "-");
+		for (int d = 0; d < o->ncheck; d++)
+			say(rep, "  %8.2f", serr[d][e] / scnt[e]);
+		say(rep, o->ncheck ? "  %10ld\n" : "\n", scnt[e]);
+	}
+}
+
+void say(FILE *rep, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (rep) {
+		va_start(ap, fmt);
+		vfprintf(rep, fmt, ap);
+		va_end(ap);
 	}
 }
