@@ -232,6 +232,115 @@ static void eg_shared_init(Shared *sh, int size, Variant v, const Evaluator *ev,
 		sh->quadrant_of[sq] = sh->geo >> sq & 1 ? sh->quadrant[eg_quadrant_of(sh, sq)] : 0;
 }
 
+/* The table of one solve: the caller's, else the main table of its
+ * tables or of tables made for this solve alone, else (those are busy) a
+ * private one; `part` is the solve's view of it. */
+typedef struct SolveTable {
+	EndgameTables *tabs, *temp;
+	bool shared;                /* tabs is locked by this solve */
+	const TT *given;            /* the caller's table, or NULL */
+	TT own, *tt, part;
+	uint64_t bytes;             /* the request */
+} SolveTable;
+
+/* Chooses and prepares st's table for a solve of n empties with nthreads
+ * threads; without any (no memory) the solve goes without (sh->features). */
+static void eg_table_open(SolveTable *st, Shared *sh, const EndgameOptions *opt, int n, int nthreads)
+{
+	memset(st, 0, sizeof *st);
+	st->bytes = eg_request(opt->hash_bytes ? opt->hash_bytes
+	                                       : opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0);
+	st->tabs = opt->tables;
+	if (!st->tabs && (st->temp = endgame_tables_new()))
+		st->tabs = st->temp;
+	st->shared = st->tabs && pthread_mutex_trylock(&st->tabs->lock) == 0;
+	/* a caller's table (an engine's) is used whole, with its entries */
+	TT *const given = opt->table && opt->table->entries ? opt->table : NULL;
+	st->given = given;
+	if (given) {
+		st->tt = given;
+		st->bytes = given->bytes;
+	} else if (st->shared) {
+		st->tt = eg_table_prepare(st->tabs, st->bytes);
+	}
+	/* a private table (the caller's are busy with another solve): sized
+	 * for the solve, since small solves may come often */
+	const uint64_t own_max = (uint64_t)(n <= 14 ? 1 : n <= 18 ? 8 : 65536) << 20;
+	if (!st->tt && eg_tt_init_fallback(&st->own, st->bytes < own_max ? st->bytes : own_max))
+		st->tt = &st->own;
+	if (!st->tt) {
+		sh->features &= ~(unsigned)(ENDGAME_F_TT | ENDGAME_F_ETC);
+		st->tt = &st->own;
+		memset(&st->own, 0, sizeof st->own);
+	} else if (st->tt != given) {
+		tt_clear(st->tt);
+	}
+	/* the solve's view of the table: it locks when this solve's threads
+	 * share it or its owner says so (a caller's table is not changed);
+	 * of its own table, only the part sized by eg_table_cap */
+	st->part = *st->tt;
+	st->part.locking = nthreads > 1 || (given && given->locking);
+	if (st->tt != given && st->part.entries && st->part.mask + 1 > eg_table_cap(n) / sizeof(TTEntry))
+		st->part.mask = eg_table_cap(n) / sizeof(TTEntry) - 1;
+	sh->tt = &st->part;
+}
+
+static void eg_table_close(SolveTable *st)
+{
+	if (st->tt == &st->own && st->own.entries)
+		tt_free(&st->own);
+	if (st->shared)
+		pthread_mutex_unlock(&st->tabs->lock);
+	endgame_tables_free(st->temp);
+}
+
+/* The solve's threads' records, their tables near the leaves and
+ * eg_mid_nws's tables; returns those (to free), NULL without them. */
+static EgLocal *eg_threads_init(Shared *sh, Searcher *threads, SolveTable *st, int n)
+{
+	const int nthreads = sh->nthreads;
+	memset(threads, 0, sizeof(Searcher) * (size_t)nthreads);
+	sh->threads = threads;
+	for (int i = 0; i < nthreads; i++) {
+		if (st->shared && (sh->features & ENDGAME_F_TT))
+			threads[i].near = eg_near_prepare(st->tabs, i, st->bytes, nthreads > 1 ? EG_NEAR_MB : EG_NEAR1_MB);
+		threads[i].near_max = nthreads > 1 ? EG_NEAR_MAX : EG_NEAR1_MAX;
+		threads[i].sh = sh;
+		threads[i].id = i;
+		atomic_init(&threads[i].published, 0);
+	}
+	/* eg_mid_nws's tables, empty: their scores hold for this size and
+	 * variant only; without them (no memory) the full node serves */
+	EgLocal *locals = NULL;
+	if ((sh->features & ENDGAME_F_LOCAL) && n >= EG_LOCAL_MIN &&
+	    (locals = aligned_alloc(64, sizeof(EgLocal) * (size_t)nthreads)) != NULL) {
+		memset(locals, 0, sizeof(EgLocal) * (size_t)nthreads);
+		for (int i = 0; i < nthreads; i++)
+			threads[i].local = &locals[i];
+	}
+	return locals;
+}
+
+/* Starts the helpers 1.. of threads: the caller's workers, else threads
+ * made for this solve; returns the threads running, the caller's included. */
+static int eg_helpers_start(const EndgameOptions *opt, Searcher *threads, int nthreads)
+{
+	int started = 1;
+	if (opt->workers && nthreads > 1) {
+		void *args[EG_MAX_THREADS];
+		for (int i = 1; i < nthreads; i++)
+			args[i - 1] = &threads[i];
+		started += workers_start(opt->workers, nthreads - 1, eg_helper, args);
+	} else {
+		for (int i = 1; i < nthreads; i++) {
+			if (pthread_create(&threads[i].thread, NULL, eg_helper_thread, &threads[i]) != 0)
+				break;
+			started++;
+		}
+	}
+	return started;
+}
+
 static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alpha, int beta)
 {
 	eg_tables_init();
@@ -263,78 +372,12 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		nthreads = 1;
 	sh.nthreads = nthreads;
 
-	/* the tables: the caller's, else ones made for this solve alone */
-	uint64_t bytes = eg_request(opt->hash_bytes ? opt->hash_bytes
-	                                                  : opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0);
-	TT own, *tt = NULL;
-	EndgameTables *tabs = opt->tables, *temp = NULL;
-	if (!tabs && (temp = endgame_tables_new()))
-		tabs = temp;
-	bool shared_table = tabs && pthread_mutex_trylock(&tabs->lock) == 0;
-	/* a caller's table (an engine's) is used whole, with its entries */
-	TT *const given = opt->table && opt->table->entries ? opt->table : NULL;
-	if (given) {
-		tt = given;
-		bytes = given->bytes;
-	} else if (shared_table) {
-		tt = eg_table_prepare(tabs, bytes);
-	}
-	/* a private table (the caller's are busy with another solve): sized
-	 * for the solve, since small solves may come often */
-	const uint64_t own_max = (uint64_t)(n <= 14 ? 1 : n <= 18 ? 8 : 65536) << 20;
-	if (!tt && eg_tt_init_fallback(&own, bytes < own_max ? bytes : own_max))
-		tt = &own;
-	if (!tt) {
-		sh.features &= ~(unsigned)(ENDGAME_F_TT | ENDGAME_F_ETC);
-		tt = &own;
-		memset(&own, 0, sizeof own);
-	} else if (tt != given) {
-		tt_clear(tt);
-	}
-	/* the solve's view of the table: it locks when this solve's threads
-	 * share it or its owner says so (a caller's table is not changed);
-	 * of its own table, only the part sized by eg_table_cap */
-	TT part = *tt;
-	part.locking = nthreads > 1 || (given && given->locking);
-	if (tt != given && part.entries && part.mask + 1 > eg_table_cap(n) / sizeof(TTEntry))
-		part.mask = eg_table_cap(n) / sizeof(TTEntry) - 1;
-	sh.tt = &part;
-
+	SolveTable st;
+	eg_table_open(&st, &sh, opt, n, nthreads);
 	Searcher threads[EG_MAX_THREADS];
-	memset(threads, 0, sizeof(Searcher) * (size_t)nthreads);
-	sh.threads = threads;
-	for (int i = 0; i < nthreads; i++) {
-		if (shared_table && (sh.features & ENDGAME_F_TT))
-			threads[i].near = eg_near_prepare(tabs, i, bytes, nthreads > 1 ? EG_NEAR_MB : EG_NEAR1_MB);
-		threads[i].near_max = nthreads > 1 ? EG_NEAR_MAX : EG_NEAR1_MAX;
-		threads[i].sh = &sh;
-		threads[i].id = i;
-		atomic_init(&threads[i].published, 0);
-	}
-	/* eg_mid_nws's tables, empty: their scores hold for this size and
-	 * variant only; without them (no memory) the full node serves */
-	EgLocal *locals = NULL;
-	if ((sh.features & ENDGAME_F_LOCAL) && n >= EG_LOCAL_MIN &&
-	    (locals = aligned_alloc(64, sizeof(EgLocal) * (size_t)nthreads)) != NULL) {
-		memset(locals, 0, sizeof(EgLocal) * (size_t)nthreads);
-		for (int i = 0; i < nthreads; i++)
-			threads[i].local = &locals[i];
-	}
+	EgLocal *locals = eg_threads_init(&sh, threads, &st, n);
 	split_pool_init(&sh.pool, eg_sp_work);
-	/* the helpers: the caller's workers, else threads made for this solve */
-	int started = 1;
-	if (opt->workers && nthreads > 1) {
-		void *args[EG_MAX_THREADS];
-		for (int i = 1; i < nthreads; i++)
-			args[i - 1] = &threads[i];
-		started += workers_start(opt->workers, nthreads - 1, eg_helper, args);
-	} else {
-		for (int i = 1; i < nthreads; i++) {
-			if (pthread_create(&threads[i].thread, NULL, eg_helper_thread, &threads[i]) != 0)
-				break;
-			started++;
-		}
-	}
+	const int started = eg_helpers_start(opt, threads, nthreads);
 
 	Searcher *s = &threads[0];
 	uint64_t moves = board_moves(p, o) & sh.geo;
@@ -363,12 +406,7 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 		res.nodes += threads[i].nodes;
 	split_pool_destroy(&sh.pool);
 	free(locals);
-
-	if (tt == &own && own.entries)
-		tt_free(&own);
-	if (shared_table)
-		pthread_mutex_unlock(&tabs->lock);
-	endgame_tables_free(temp);
+	eg_table_close(&st);
 
 	if (opt->wld)
 		res.score = res.score > 0 ? 1 : res.score < 0 ? -1 : 0;
