@@ -994,26 +994,7 @@ Gtp *gtp_new(FILE *out, const Options *opts, char *err)
 	return g;
 }
 
-void gtp_free(Gtp *g)
-{
-	if (g)
-		session_free(&g->s);
-}
-
-void gtp_reset(Gtp *g)
-{
-	session_reset(&g->s);
-}
-
-void gtp_set_node_cap(Gtp *g, uint64_t nodes)
-{
-	g->s.node_cap = nodes;
-}
-
-bool gtp_execute_line(Gtp *g, const char *line)
-{
-	return session_execute_line(&g->s, line);
-}
+SESSION_FORWARDERS(Gtp, gtp)
 
 int gtp_main(FILE *in, FILE *out, const Options *opts)
 {

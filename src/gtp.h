@@ -44,6 +44,10 @@ void gtp_set_node_cap(Gtp *g, uint64_t nodes);
 /* Execute one input line (framing included); false once `quit` ran. */
 bool gtp_execute_line(Gtp *g, const char *line);
 
+/* Join the background search: GTP searches in the foreground, so at once
+ * (the same forwarder as the other protocols'). */
+void gtp_wait(Gtp *g);
+
 /* The limits of a genmove now, in the terms of the clock model
  * (timeman.h). */
 EngineLimits gtp_limits(const Gtp *g);

@@ -404,31 +404,7 @@ NBoard *nboard_new(FILE *out, const Options *opts, char *err)
 	return nb;
 }
 
-void nboard_free(NBoard *nb)
-{
-	if (nb)
-		session_free(&nb->s);
-}
-
-void nboard_reset(NBoard *nb)
-{
-	session_reset(&nb->s);
-}
-
-void nboard_set_node_cap(NBoard *nb, uint64_t nodes)
-{
-	nb->s.node_cap = nodes;
-}
-
-void nboard_wait(NBoard *nb)
-{
-	session_wait(&nb->s);
-}
-
-bool nboard_execute_line(NBoard *nb, const char *line)
-{
-	return session_execute_line(&nb->s, line);
-}
+SESSION_FORWARDERS(NBoard, nboard)
 
 int nboard_main(FILE *in, FILE *out, const Options *opts)
 {

@@ -120,6 +120,34 @@ void session_run(Session *s, FILE *in);
 
 /* Join the background search (at once when none runs). */
 void session_wait(Session *s);
+
+/* The forwarders of a protocol object of type T whose first member is its
+ * Session s: PREFIX_free (NULL is fine), PREFIX_reset, PREFIX_set_node_cap
+ * (the most nodes a search may visit, 0: no cap), PREFIX_wait and
+ * PREFIX_execute_line, each the session's function of that name (the
+ * protocol's header declares them).  One definition for every protocol. */
+#define SESSION_FORWARDERS(T, prefix)                       \
+	void prefix##_free(T *x)                                \
+	{                                                       \
+		if (x)                                              \
+			session_free(&x->s);                            \
+	}                                                       \
+	void prefix##_reset(T *x)                               \
+	{                                                       \
+		session_reset(&x->s);                               \
+	}                                                       \
+	void prefix##_set_node_cap(T *x, uint64_t nodes)        \
+	{                                                       \
+		x->s.node_cap = nodes;                              \
+	}                                                       \
+	void prefix##_wait(T *x)                                \
+	{                                                       \
+		session_wait(&x->s);                                \
+	}                                                       \
+	bool prefix##_execute_line(T *x, const char *line)      \
+	{                                                       \
+		return session_execute_line(&x->s, line);           \
+	}
 /* Stop the background search when it has no end of its own (infinite),
  * else let it finish. */
 void session_settle(Session *s);

@@ -379,31 +379,7 @@ Ugi *ugi_new(FILE *out, const Options *opts, char *err)
 	return u;
 }
 
-void ugi_free(Ugi *u)
-{
-	if (u)
-		session_free(&u->s);
-}
-
-void ugi_reset(Ugi *u)
-{
-	session_reset(&u->s);
-}
-
-void ugi_set_node_cap(Ugi *u, uint64_t nodes)
-{
-	u->s.node_cap = nodes;
-}
-
-void ugi_wait(Ugi *u)
-{
-	session_wait(&u->s);
-}
-
-bool ugi_execute_line(Ugi *u, const char *line)
-{
-	return session_execute_line(&u->s, line);
-}
+SESSION_FORWARDERS(Ugi, ugi)
 
 int ugi_main(FILE *in, FILE *out, const Options *opts)
 {
