@@ -5,7 +5,7 @@
 #                  the engine is compiled twice, with the portable and with the AVX2 kernel;
 #                  each program, test suite and the library holds both copies and runs one,
 #                  chosen at start-up from the CPU (AVX2 and BMI2) or by
-#                  EMILIA_KERNEL=portable|avx2 (src/dispatch.c); --version names it
+#                  EMILIA_KERNEL=portable|avx2 (src/core/dispatch.c); --version names it
 #   ARCH=portable  (default for other targets: arm64) any CPU, scalar kernels only
 #   ARCH=avx2      AVX2 + BMI2 + POPCNT + LZCNT kernels only (Haswell and later)
 #   ARCH=native    -march=native (AVX2 kernels when the CPU has AVX2)
@@ -69,11 +69,22 @@ BUILD := build/$(ARCH)-$(MODE)
 # set BUILD, as cross-arm64 does), build/KERNEL-MODE for each kernel of ARCH=dispatch
 kdir = $(if $(filter dispatch,$(ARCH)),build/$(1)-$(MODE),$(BUILD))
 KDIRS := $(foreach k,$(KERNELS),$(call kdir,$(k)))
-# libemilia.a: every src/*.c but the programs' main.c and dispatch.c, and blobs.c (the built-in
-# weights and book, 4.5 MB), which is alone in libemilia-data.a: ARCH=dispatch links it once
-# (portable's), outside the two copies
-DATA_SRC := src/blobs.c
-LIB_SRC := $(filter-out src/main.c src/dispatch.c $(DATA_SRC),$(wildcard src/*.c))
+# The folders follow the layers (docs/ARCHITECTURE.md): src/core/ is the engine and the public
+# API, src/front/ the options, sessions, protocols and commands, tools/lib/ the tools' own code.
+# libemilia.a: the core, every src/core/*.c but dispatch.c and blobs.c (the built-in weights and
+# book, 4.5 MB), which is alone in libemilia-data.a: ARCH=dispatch links it once (portable's),
+# outside the two copies.  LIB_SRC (= CORE_SRC) lists the core library's sources for other
+# makefiles; FRONT_SRC the front ends' (libemilia-front.a), TOOLS_LIB_SRC tools/lib's
+# (libemilia-tools.a: the match runner and Elo, for emilia-match and its tests).
+DATA_SRC := src/core/blobs.c
+CORE_SRC := $(filter-out src/core/dispatch.c $(DATA_SRC),$(wildcard src/core/*.c))
+LIB_SRC := $(CORE_SRC)
+FRONT_SRC := $(filter-out src/front/main.c,$(wildcard src/front/*.c))
+TOOLS_LIB_SRC := $(wildcard tools/lib/*.c)
+# what each folder's files may include besides their own folder: the core nothing, the front
+# the core, the tools and tests all
+INC_FRONT := -Isrc/core
+INC_TOOLS := -Isrc/core -Isrc/front -Itools/lib
 DATA_DIR := $(call kdir,$(firstword $(KERNELS)))
 DATA_LIB := $(DATA_DIR)/libemilia-data.a
 TOOLS := $(filter-out emilia-mpi,$(patsubst tools/%.c,%,$(wildcard tools/emilia-*.c)))
@@ -99,24 +110,34 @@ all: emilia tools
 # ---- the objects of each kernel: build/KERNEL-MODE/{src,pic,tools,tests}/ ----
 # pic/: the library's objects, position-independent with hidden symbols.  blobs.c embeds
 # data/eval.bin and book/emilia.book with .incbin.
-HEADERS := $(wildcard src/*.h)
+HEADERS := $(wildcard src/core/*.h src/front/*.h)
+TOOLS_HEADERS := $(wildcard tools/*.h tools/lib/*.h)
 define kernel_rules
-$(call kdir,$(1))/src/%.o: src/%.c $(HEADERS)
+$(call kdir,$(1))/src/core/%.o: src/core/%.c $(HEADERS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) -c $$< -o $$@
-$(call kdir,$(1))/pic/%.o: src/%.c $(HEADERS)
+$(call kdir,$(1))/src/front/%.o: src/front/%.c $(HEADERS)
+	@mkdir -p $$(@D)
+	$$(CC) $$(call kflags,$(1)) $(INC_FRONT) -c $$< -o $$@
+$(call kdir,$(1))/pic/%.o: src/core/%.c $(HEADERS)
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) -fPIC -fvisibility=hidden -c $$< -o $$@
-$(call kdir,$(1))/tools/%.o: tools/%.c $(HEADERS) $(wildcard tools/*.h)
+$(call kdir,$(1))/tools/%.o: tools/%.c $(HEADERS) $(TOOLS_HEADERS)
 	@mkdir -p $$(@D)
-	$$(CC) $$(call kflags,$(1)) -Isrc -c $$< -o $$@
-$(call kdir,$(1))/tools/emilia-mpi.o: tools/emilia-mpi.c $(HEADERS) $(wildcard tools/*.h)
+	$$(CC) $$(call kflags,$(1)) $(INC_TOOLS) -c $$< -o $$@
+$(call kdir,$(1))/tools/emilia-mpi.o: tools/emilia-mpi.c $(HEADERS) $(TOOLS_HEADERS)
 	@mkdir -p $$(@D)
-	$$(MPICC) $$(call kflags,$(1)) -Isrc -c $$< -o $$@
-$(call kdir,$(1))/tests/%.o: tests/%.c $(HEADERS) $(wildcard tests/*.h)
+	$$(MPICC) $$(call kflags,$(1)) $(INC_TOOLS) -c $$< -o $$@
+$(call kdir,$(1))/tests/%.o: tests/%.c $(HEADERS) $(TOOLS_HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $$(@D)
-	$$(CC) $$(call kflags,$(1)) $$(CHECK_CFLAGS) -Isrc -c $$< -o $$@
+	$$(CC) $$(call kflags,$(1)) $$(CHECK_CFLAGS) $(INC_TOOLS) -c $$< -o $$@
 $(call kdir,$(1))/libemilia.a: $(LIB_SRC:src/%.c=$(call kdir,$(1))/src/%.o)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(call kdir,$(1))/libemilia-front.a: $(FRONT_SRC:src/%.c=$(call kdir,$(1))/src/%.o)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+$(call kdir,$(1))/libemilia-tools.a: $(TOOLS_LIB_SRC:tools/%.c=$(call kdir,$(1))/tools/%.o)
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
 $(call kdir,$(1))/libemilia-data.a: $(DATA_SRC:src/%.c=$(call kdir,$(1))/src/%.o)
@@ -125,14 +146,14 @@ $(call kdir,$(1))/libemilia-data.a: $(DATA_SRC:src/%.c=$(call kdir,$(1))/src/%.o
 endef
 $(foreach k,$(KERNELS),$(eval $(call kernel_rules,$(k))))
 # only api.c and its test include the public header
-$(KDIRS:%=%/src/api.o) $(KDIRS:%=%/pic/api.o) $(KDIRS:%=%/tests/test_api.o): include/emilia.h
+$(KDIRS:%=%/src/core/api.o) $(KDIRS:%=%/pic/api.o) $(KDIRS:%=%/tests/test_api.o): include/emilia.h
 
 # ---- programs: $(call program,NAME,OBJECTS,LINKER,LIBS) links $(BUILD)/NAME from OBJECTS,
 # paths inside a kernel's object folder, and libemilia-data.a.
 # ARCH=dispatch: for each kernel, tools/dispatch-copy.sh joins its OBJECTS into
 # $(BUILD)/kernel-KERNEL/NAME.o (ld -r), all of whose symbols are local except main and
 # board_kernel_choice, renamed dispatch_KERNEL_*, and whose constructors the loader does not
-# run; the program is both of these with the dispatcher src/dispatch.c, whose main() runs one
+# run; the program is both of these with the dispatcher src/core/dispatch.c, whose main() runs one
 # copy's constructors and main, and the data both use.
 ifeq ($(ARCH),dispatch)
 define program
@@ -143,7 +164,7 @@ $(KERNELS:%=$(BUILD)/kernel-%/$(1).o): $(BUILD)/kernel-%/$(1).o: $(addprefix bui
 	@mkdir -p $$(@D)
 	$$(DISPATCH_COPY) program $$* $$@ $$(filter-out tools/dispatch-copy.sh,$$^)
 endef
-$(BUILD)/src/dispatch.o: src/dispatch.c
+$(BUILD)/src/dispatch.o: src/core/dispatch.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DDISPATCH_PROGRAM -c $< -o $@
 else
@@ -154,7 +175,7 @@ $(BUILD)/$(1): $(addprefix $(BUILD)/,$(2)) $(DATA_LIB)
 endef
 endif
 
-$(eval $(call program,emilia,src/main.o libemilia.a,$$(CC),$$(LDLIBS_ALL)))
+$(eval $(call program,emilia,src/front/main.o libemilia-front.a libemilia.a,$$(CC),$$(LDLIBS_ALL)))
 emilia: $(BUILD)/emilia
 	@cmp -s $< $@ 2>/dev/null || cp $< $@
 
@@ -162,12 +183,12 @@ emilia: $(BUILD)/emilia
 # the engine-backed leaf search of tools/booksearch.c with emilia-mpi
 TOOL_OBJ_emilia-train := tools/labels.o $(patsubst %.c,%.o,$(wildcard tools/train_*.c))
 TOOL_OBJ_emilia-book := tools/booksearch.o
-$(foreach t,$(TOOLS),$(eval $(call program,tools/$(t),tools/$(t).o $(TOOL_OBJ_$(t)) libemilia.a,$$(CC),$$(LDLIBS_ALL) $$(TOOL_LIBS))))
+$(foreach t,$(TOOLS),$(eval $(call program,tools/$(t),tools/$(t).o $(TOOL_OBJ_$(t)) libemilia-tools.a libemilia-front.a libemilia.a,$$(CC),$$(LDLIBS_ALL) $$(TOOL_LIBS))))
 tools: $(TOOLS:%=$(BUILD)/tools/%)
 	@for t in $(TOOLS); do cmp -s $(BUILD)/tools/$$t $$t 2>/dev/null || cp $(BUILD)/tools/$$t $$t; done
 	@if [ "$(HAVE_ZLIB)" != yes ]; then echo "note: emilia-train not built: it needs zlib (sudo apt-get install zlib1g-dev)"; fi
 
-$(foreach t,$(TEST_SRC:tests/%.c=%),$(eval $(call program,tests/$(t),tests/$(t).o $(TEST_SUPPORT_SRC:%.c=%.o) libemilia.a,$$(CC),$$(CHECK_LIBS) $$(LDLIBS_ALL))))
+$(foreach t,$(TEST_SRC:tests/%.c=%),$(eval $(call program,tests/$(t),tests/$(t).o $(TEST_SUPPORT_SRC:%.c=%.o) libemilia-tools.a libemilia-front.a libemilia.a,$$(CC),$$(CHECK_LIBS) $$(LDLIBS_ALL))))
 
 check-deps:
 	@if [ "$(HAVE_ZLIB)" != yes ]; then \
@@ -247,19 +268,19 @@ perft-deep: all
 clean:
 	rm -rf build emilia $(TOOLS) emilia-mpi
 
-# ---- the public library (include/emilia.h, src/api.c; docs/api.md) ----
+# ---- the public library (include/emilia.h, src/core/api.c; docs/api.md) ----
 # libemilia.so.0 and the public libemilia.a are built from position-independent objects
 # compiled with hidden visibility, joined by ld -r into one object, emilia.o, whose symbols
 # objcopy makes local except the emilia_* functions: both export those only.  The internal
 # build/KERNEL-MODE/libemilia.a above, with every symbol, is what the programs and tests link.
 # ARCH=dispatch: tools/dispatch-copy.sh joins each kernel's objects into lib/kernel-KERNEL.o,
 # every symbol local but the emilia_* functions renamed dispatch_KERNEL_emilia_*, constructors
-# not run at load; lib/dispatch-api.h lists the functions, and src/dispatch.c
+# not run at load; lib/dispatch-api.h lists the functions, and src/core/dispatch.c
 # (-DDISPATCH_LIBRARY) makes each emilia_* function a jump to the copy that its constructor
 # chose at load time (and runs that copy's constructors).
 VERSION := $(shell awk '/^\#define EMILIA_VERSION_(MAJOR|MINOR|PATCH) /{printf "%s%s", s, $$3; s="."}' include/emilia.h)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
-PIC_OBJ := $(LIB_SRC:src/%.c=$(BUILD)/pic/%.o)
+PIC_OBJ := $(LIB_SRC:src/core/%.c=$(BUILD)/pic/%.o)
 LIBOUT := $(BUILD)/lib
 SOLIB := $(LIBOUT)/libemilia.so.$(VERSION)
 PUBLIC_LIB := $(LIBOUT)/libemilia.a
@@ -276,8 +297,8 @@ MAN_PAGES := man/emilia.6 $(TOOLS:%=man/%.6)
 $(LIBOUT):
 	@mkdir -p $@
 ifeq ($(ARCH),dispatch)
-LIB_PARTS := $(BUILD)/pic/dispatch.o $(KERNELS:%=$(LIBOUT)/kernel-%.o) $(DATA_SRC:src/%.c=$(DATA_DIR)/pic/%.o)
-$(KERNELS:%=$(LIBOUT)/kernel-%.o): $(LIBOUT)/kernel-%.o: $(addprefix build/%-$(MODE)/pic/,$(LIB_SRC:src/%.c=%.o)) tools/dispatch-copy.sh | $(LIBOUT)
+LIB_PARTS := $(BUILD)/pic/dispatch.o $(KERNELS:%=$(LIBOUT)/kernel-%.o) $(DATA_SRC:src/core/%.c=$(DATA_DIR)/pic/%.o)
+$(KERNELS:%=$(LIBOUT)/kernel-%.o): $(LIBOUT)/kernel-%.o: $(addprefix build/%-$(MODE)/pic/,$(LIB_SRC:src/core/%.c=%.o)) tools/dispatch-copy.sh | $(LIBOUT)
 	$(DISPATCH_COPY) library $* $@ $(filter-out tools/dispatch-copy.sh,$^)
 # the emilia_* functions, the same in both copies (and all functions: type T)
 $(LIBOUT)/dispatch-api.h: $(KERNELS:%=$(LIBOUT)/kernel-%.o)
@@ -285,14 +306,14 @@ $(LIBOUT)/dispatch-api.h: $(KERNELS:%=$(LIBOUT)/kernel-%.o)
 	  sed -n "s/^[0-9a-f]* \(.\) dispatch_$${k}_\(emilia_.*\)/\1 \2/p" | LC_ALL=C sort > $@.$$k || exit 1; done
 	@cmp -s $@.portable $@.avx2 || { echo "$@: the kernels' emilia_* functions differ" >&2; exit 1; }
 	@! grep -v '^T ' $@.portable || { echo "$@: emilia_* symbols that are not functions" >&2; exit 1; }
-	@{ echo '/* Generated by the Makefile: the functions of the library (src/dispatch.c). */'; \
+	@{ echo '/* Generated by the Makefile: the functions of the library (src/core/dispatch.c). */'; \
 	  sed 's/^T \(.*\)/DISPATCH_API(\1)/' $@.portable; } > $@
 	@rm -f $@.portable $@.avx2
-$(BUILD)/pic/dispatch.o: src/dispatch.c $(LIBOUT)/dispatch-api.h
+$(BUILD)/pic/dispatch.o: src/core/dispatch.c $(LIBOUT)/dispatch-api.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -DDISPATCH_LIBRARY -I$(LIBOUT) -c $< -o $@
 else
-LIB_PARTS := $(PIC_OBJ) $(DATA_SRC:src/%.c=$(DATA_DIR)/pic/%.o)
+LIB_PARTS := $(PIC_OBJ) $(DATA_SRC:src/core/%.c=$(DATA_DIR)/pic/%.o)
 endif
 $(LIBOUT)/emilia.o: $(LIB_PARTS) | $(LIBOUT)
 	$(LD) -r -o $@ $^
@@ -351,7 +372,7 @@ test-python: lib
 # Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
 MPICC ?= mpicc
 $(eval $(call program,tools/emilia-mpi,tools/emilia-mpi.o tools/mpiwork.o tools/checkpoint.o \
-  tools/labels.o tools/booksearch.o libemilia.a,$$(MPICC),$$(LDLIBS_ALL) $$(TOOL_LIBS)))
+  tools/labels.o tools/booksearch.o libemilia-tools.a libemilia-front.a libemilia.a,$$(MPICC),$$(LDLIBS_ALL) $$(TOOL_LIBS)))
 mpi: $(BUILD)/tools/emilia-mpi
 	@cmp -s $< emilia-mpi 2>/dev/null || cp $< emilia-mpi
 test-mpi: all mpi
@@ -390,13 +411,13 @@ help:
 
 # ---- evaluation: embedded weights, zlib for the trainer, training recipe ----
 # blobs.c embeds data/eval.bin with .incbin: rebuild it when the file changes.
-$(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): data/eval.bin
+$(KDIRS:%=%/src/core/blobs.o) $(KDIRS:%=%/pic/blobs.o): data/eval.bin
 # ... and the weights of 8x8 Anti, 6x6 and 6x6 Anti, stored gzipped, unpacked into build/blobs/.
 GAME_BLOBS := build/blobs/eval-anti.bin build/blobs/eval-6x6.bin build/blobs/eval-6x6-anti.bin
 build/blobs/%.bin: data/%.bin.gz
 	@mkdir -p $(@D)
 	gzip -dc $< > $@.tmp && mv $@.tmp $@
-$(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): $(GAME_BLOBS)
+$(KDIRS:%=%/src/core/blobs.o) $(KDIRS:%=%/pic/blobs.o): $(GAME_BLOBS)
 EVAL_DATA ?= ../shared/data/games
 DATA ?= $(EVAL_DATA)
 EVAL_THREADS ?= 2
@@ -446,7 +467,7 @@ eval-games: tools
 
 # ---- book: embedded default book, book recipe, book benchmarks ----
 # blobs.c embeds book/emilia.book with .incbin: rebuild it when the file changes.
-$(KDIRS:%=%/src/blobs.o) $(KDIRS:%=%/pic/blobs.o): book/emilia.book
+$(KDIRS:%=%/src/core/blobs.o) $(KDIRS:%=%/pic/blobs.o): book/emilia.book
 BOOK_DATA ?= $(if $(DATA),$(DATA),../shared/data/games)
 BOOK_LEVEL ?= 6
 BOOK_THREADS ?= 2
@@ -474,18 +495,18 @@ FUZZ_SECONDS ?= 200
 FUZZ_NAMES := gtp nboard ugi sgf book weights
 FUZZ_FLAGS := -std=c11 -D_GNU_SOURCE -pthread -Iinclude -g -O1 -fno-omit-frame-pointer \
   -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_ARCHFLAGS)
-FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/src/%.o) $(DATA_SRC:src/%.c=$(FUZZ_DIR)/src/%.o)
+FUZZ_LIB_OBJ := $(patsubst src/%.c,$(FUZZ_DIR)/src/%.o,$(LIB_SRC) $(FRONT_SRC) $(DATA_SRC))
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-corpus
-$(FUZZ_DIR)/src/%.o: src/%.c $(wildcard src/*.h)
+$(FUZZ_DIR)/src/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
-$(FUZZ_DIR)/src/api.o: include/emilia.h
-$(FUZZ_DIR)/src/blobs.o: data/eval.bin book/emilia.book $(GAME_BLOBS)
-$(FUZZ_DIR)/harness.o: tests/fuzz/harness.c tests/fuzz/harness.h $(wildcard src/*.h)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(INC_FRONT) -c $< -o $@
+$(FUZZ_DIR)/src/core/api.o: include/emilia.h
+$(FUZZ_DIR)/src/core/blobs.o: data/eval.bin book/emilia.book $(GAME_BLOBS)
+$(FUZZ_DIR)/harness.o: tests/fuzz/harness.c tests/fuzz/harness.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Isrc -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(INC_TOOLS) -c $< -o $@
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/harness.o $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -Itests/fuzz $^ -o $@ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(INC_TOOLS) -Itests/fuzz $^ -o $@ -lm
 fuzz-build: $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 fuzz: fuzz-build
 	@for t in $(FUZZ_NAMES); do \

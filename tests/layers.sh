@@ -61,4 +61,4 @@ awk -v doc="$doc" '
 			}
 		exit bad
 	}
-' "$doc" "$root"/src/*.[ch] $(ls "$root"/tools/*.[ch] "$root"/include/*.h 2>/dev/null)
+' "$doc" $(ls "$root"/src/*.[ch] "$root"/src/*/*.[ch] "$root"/tools/*.[ch] "$root"/tools/lib/*.[ch] "$root"/include/*.h 2>/dev/null)
