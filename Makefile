@@ -208,8 +208,8 @@ check-deps:
 		fi; \
 	fi
 
-# `make test` runs the layer check (tests/layers.sh: no upward include, see
-# docs/ARCHITECTURE.md; it must also catch the fixture's upward include), then
+# `make test` runs the layer check (tests/layers.sh: no upward include of a module or a
+# folder, see docs/ARCHITECTURE.md; it must also catch the two fixtures' upward includes), then
 # every tests/test_*.c suite against this build's binaries, then (ARCH=dispatch)
 # test-dispatch, the installed library, the Python binding and the README's commands.
 # CK_DEFAULT_TIMEOUT: sanitizer builds are several times slower.
@@ -238,9 +238,10 @@ test-dispatch: all
 .PHONY: layers
 layers:
 	@sh tests/layers.sh
-	@if sh tests/layers.sh tests/data/layers >/dev/null; then \
-		echo "tests/layers.sh did not see the upward include of tests/data/layers" >&2; exit 1; fi
-	@echo "layers: no upward include"
+	@for f in layers layers-folders; do \
+		if sh tests/layers.sh tests/data/$$f >/dev/null; then \
+			echo "tests/layers.sh did not see the upward include of tests/data/$$f" >&2; exit 1; fi; done
+	@echo "layers: no upward include of a module or a folder"
 
 .SECONDARY:
 .PHONY: test-bins

@@ -1,5 +1,5 @@
 /*
- * emilia-probcut - fit the multi-ProbCut parameters of src/probcut.c.
+ * emilia-probcut - fit the multi-ProbCut parameters of src/core/probcut.c.
  *
  *   emilia-probcut [--positions N] [--max-depth D] [--seed S] FILE.wtb...
  *
@@ -13,7 +13,7 @@
  * standard deviations are fitted by least squares (weighted by the
  * bucket sizes) to sigma(d, e) = c0 + c1 * d + c2 * e.  The tool prints
  * the per-depth table and the sigma model as C initialisers for
- * src/probcut.c, with the statistics of the fit.
+ * src/core/probcut.c, with the statistics of the fit.
  *
  * The constants depend on the evaluation: rerun after it changes.
  */

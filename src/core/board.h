@@ -397,7 +397,7 @@ const char *board_kernel_name(void);
 
 /* How this kernel was chosen: NULL in a build of one kernel (ARCH=portable,
  * avx2, native).  The default build holds a portable and an AVX2 copy of
- * the engine and its start-up dispatcher (src/dispatch.c) sets this in the
+ * the engine and its start-up dispatcher (src/core/dispatch.c) sets this in the
  * copy it runs, before main(): "dispatched", with the reason when the
  * choice is not the CPU's ("dispatched: EMILIA_KERNEL=portable"). */
 extern const char *board_kernel_choice;
