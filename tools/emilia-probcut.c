@@ -27,6 +27,7 @@
 #include "tt.h"
 #include "text.h"
 #include "util.h"
+#include "version.h"
 
 #define MAXD 16
 
@@ -76,7 +77,7 @@ static bool replay(const unsigned char *mv, int plies, Board *out)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-probcut");
+		return version_print("emilia-probcut");
 	long npos = 300, maxd = 12, seed = 1;
 	const char *files[64];
 	int nfiles = 0;

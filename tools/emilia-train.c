@@ -67,6 +67,7 @@
 #include "util.h"
 #include "weights.h"
 #include "train.h"
+#include "version.h"
 
 static int usage(void)
 {
@@ -409,7 +410,7 @@ static int train_8x8(Options *o, const char *labels_dir)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-train");
+		return version_print("emilia-train");
 	Options o;
 	LabelJob lj;
 	const char *labels_dir = NULL;

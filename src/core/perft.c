@@ -118,33 +118,36 @@ typedef struct PerftJob {
 	atomic_uint_fast64_t total;
 } PerftJob;
 
-static void split(Board b, int depth, int split_depth, int mode, uint64_t geo,
+/* The positions split_depth plies (fewer at the end) below b into
+ * *tasks; false when memory ran out (the caller counts alone). */
+static bool split(Board b, int depth, int split_depth, int mode, uint64_t geo,
                   PerftTask **tasks, size_t *n, size_t *cap)
 {
 	if (split_depth == 0 || depth <= 3) {
 		if (*n == *cap) {
-			*cap = *cap ? *cap * 2 : 256;
-			*tasks = realloc(*tasks, *cap * sizeof **tasks);
-			if (!*tasks)
-				abort();
+			size_t ncap = *cap ? *cap * 2 : 256;
+			PerftTask *t = realloc(*tasks, ncap * sizeof *t);
+			if (!t)
+				return false;
+			*tasks = t;
+			*cap = ncap;
 		}
 		(*tasks)[(*n)++] = (PerftTask){ b, depth, 0 };
-		return;
+		return true;
 	}
 	uint64_t m = board_moves(b.p, b.o) & geo;
 	if (!m) {
-		if (!(board_moves(b.o, b.p) & geo)) {
-			split(b, 0, 0, mode, geo, tasks, n, cap); /* depth 0: one leaf */
-			return;
-		}
-		split(board_pass(b), mode == 1 ? depth - 1 : depth, split_depth - 1, mode, geo, tasks, n, cap);
-		return;
+		if (!(board_moves(b.o, b.p) & geo))
+			return split(b, 0, 0, mode, geo, tasks, n, cap); /* depth 0: one leaf */
+		return split(board_pass(b), mode == 1 ? depth - 1 : depth, split_depth - 1, mode, geo, tasks, n, cap);
 	}
 	for (; m; m = bit_pop(m)) {
 		int sq = bit_first(m);
-		split(board_apply(b, sq, board_flips(b.p, b.o, sq)), depth - 1, split_depth - 1, mode, geo,
-		      tasks, n, cap);
+		if (!split(board_apply(b, sq, board_flips(b.p, b.o, sq)), depth - 1, split_depth - 1, mode, geo,
+		           tasks, n, cap))
+			return false;
 	}
+	return true;
 }
 
 static void *perft_worker(void *arg)
@@ -167,7 +170,11 @@ uint64_t perft_parallel(Board b, int depth, int mode, uint64_t geometry, int thr
 		return perft(b, depth, mode, geometry);
 	PerftJob job = { .mode = mode, .geo = geometry };
 	size_t cap = 0;
-	split(b, depth, 3, mode, geometry, &job.tasks, &job.ntasks, &cap);
+	if (!split(b, depth, 3, mode, geometry, &job.tasks, &job.ntasks, &cap)) {
+		/* no memory for the tasks: the same count on this thread */
+		free(job.tasks);
+		return perft(b, depth, mode, geometry);
+	}
 	atomic_init(&job.next, 0);
 	atomic_init(&job.total, 0);
 	pthread_t *tid = calloc((size_t)threads, sizeof *tid);

@@ -440,11 +440,10 @@ void text_transcript(const Game *g, char *out)
 	out[k] = 0;
 }
 
-int text_print_version(const char *program)
+void text_version(const char *program, char *out, size_t len)
 {
-	printf("%s %s (%s kernel%s%s)\n", program, EMILIA_VERSION, board_kernel_name(),
-	       board_kernel_choice ? ", " : "", board_kernel_choice ? board_kernel_choice : "");
-	return 0;
+	snprintf(out, len, "%s %s (%s kernel%s%s)", program, EMILIA_VERSION, board_kernel_name(),
+	         board_kernel_choice ? ", " : "", board_kernel_choice ? board_kernel_choice : "");
 }
 
 /* ---- trimming, quoting, GGF ------------------------------------------------ */

@@ -94,11 +94,12 @@ void text_transcript(const Game *g, char *out);
 
 /* The release, also GTP's `version`. */
 #define EMILIA_VERSION "0.1"
-/* `PROGRAM --version`: "emilia 0.1 (avx2 kernel)" and a newline on stdout,
- * for every binary of the project, "emilia 0.1 (avx2 kernel, dispatched)"
- * in the default build that chooses its kernel at start-up
- * (board_kernel_choice); returns 0 (an exit status). */
-int text_print_version(const char *program);
+/* The line of `PROGRAM --version` into out (len bytes), without a newline:
+ * "emilia 0.1 (avx2 kernel)" for every binary of the project, "emilia 0.1
+ * (avx2 kernel, dispatched)" in the default build that chooses its kernel
+ * at start-up (board_kernel_choice).  The front ends print it
+ * (version.h). */
+void text_version(const char *program, char *out, size_t len);
 
 /* Skip leading blanks; strip trailing blanks in place. */
 char *text_trim(char *s);

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "cli.h"
 #include "text.h"
+#include "version.h"
 
 typedef struct Command {
 	const char *name;
@@ -32,7 +33,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia");
+		return version_print("emilia");
 	if (!strcmp(argc < 2 ? "" : argv[1], "--help-options"))
 		return cli_protocol_usage();
 	if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") && strcmp(argv[1], "-h")))

@@ -1,5 +1,6 @@
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "book.h"
 #include "nboard.h"
 #include "session.h"
@@ -409,10 +410,17 @@ SESSION_FORWARDERS(NBoard, nboard)
 int nboard_main(FILE *in, FILE *out, const Options *opts)
 {
 	/* The GUI merges stderr into the protocol stream: nothing may
-	 * appear there. */
+	 * appear there, but the reason the session cannot start (a --eval
+	 * or --book file that does not load), which goes to the stderr the
+	 * program was started with, before any protocol output. */
+	const int start_err = dup(STDERR_FILENO);
 	if (!freopen("/dev/null", "w", stderr))
 		fclose(stderr);
 	char err[OPTIONS_ERR];
 	NBoard *nb = nboard_new(out, opts, err);
-	return session_main(nb ? &nb->s : NULL, in, err);
+	if (!nb && start_err >= 0)
+		dprintf(start_err, "emilia: %s\n", err);
+	if (start_err >= 0)
+		close(start_err);
+	return nb ? session_main(&nb->s, in, err) : 1;
 }

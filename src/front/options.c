@@ -236,33 +236,6 @@ static bool book_file_missing(const char *path)
 	return stat(path, &st) != 0 && errno == ENOENT;
 }
 
-/* A file named on the command line (--book PATH, --eval PATH) must load:
- * it is loaded once here, before any protocol starts (NBoard then silences
- * stderr), and a failure ends the program with the reason on stderr and
- * exit status 1, whichever protocol was asked for. */
-static void check_named_file(OptionId id, const char *path)
-{
-	if (!path[0])
-		return;
-	if (id == OPT_EVAL) {
-		char err[OPTIONS_ERR];
-		Evaluator *ev = eval_load(path, err);
-		if (!ev) {
-			fprintf(stderr, "emilia: eval: %s\n", err);
-			exit(1);
-		}
-		eval_free(ev);
-	} else if (id == OPT_BOOK && !book_file_missing(path)) {
-		char err[BOOK_ERR];
-		Book *b = book_open(path, err);
-		if (!b) {
-			fprintf(stderr, "emilia: book: %s\n", err);
-			exit(1);
-		}
-		book_free(b);
-	}
-}
-
 int options_parse_arg(Options *o, int argc, char **argv, int *i, char *err)
 {
 	const char *a = argv[*i];
@@ -296,8 +269,6 @@ int options_parse_arg(Options *o, int argc, char **argv, int *i, char *err)
 		return -1;
 	if (id == OPT_BOOK && value[0])
 		options_set(o, OPT_USEBOOK, "true", err);
-	if (id == OPT_BOOK || id == OPT_EVAL)
-		check_named_file((OptionId)id, value);
 	return 1;
 }
 
@@ -412,10 +383,22 @@ bool options_engine_open(ProtoEngine *pe, const Options *o, char *err, char *boo
 			return false;
 		}
 	char berr[OPTIONS_ERR];
+	const char *path = options_get(o, OPT_BOOK);
+	if (!options_bool(o, OPT_USEBOOK) && path[0] && !book_file_missing(path)) {
+		/* a book named and then switched off (--book FILE --no-book) must
+		 * still be a book: opened once, here, to say so */
+		char why[BOOK_ERR];
+		Book *b = book_open(path, why);
+		if (!b) {
+			snprintf(err, OPTIONS_ERR, "book: %.240s", why);
+			options_engine_close(pe);
+			return false;
+		}
+		book_free(b);
+	}
 	if (!attach_book(o, pe, berr)) {
-		const char *path = options_get(o, OPT_BOOK);
 		if (path[0] && !book_file_missing(path)) {
-			/* named by the user: fatal (see check_named_file) */
+			/* named by the user: fatal, whichever protocol was asked for */
 			snprintf(err, OPTIONS_ERR, "book: %.240s", berr);
 			options_engine_close(pe);
 			return false;

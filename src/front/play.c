@@ -749,7 +749,7 @@ int play_main(FILE *in, FILE *out, const Options *opts, const PlayConfig *cfg)
 	char err[OPTIONS_ERR];
 	Play *p = (Play *)session_new(&play_protocol, sizeof *p, out, opts, err);
 	if (!p) {
-		fprintf(out, "emilia: %s\n", err);
+		fprintf(stderr, "emilia: %s\n", err);
 		return 1;
 	}
 	p->out = out;
