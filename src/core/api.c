@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include "board.h"
+#include "bounds.h"
 #include "book.h"
 #include "emilia.h"
 #include "engine.h"
@@ -29,7 +30,6 @@
 #include "text.h"
 
 #define API_ERR 256
-#define API_MAX_THREADS 256
 
 struct emilia_engine {
 	Engine *engine;
@@ -135,7 +135,7 @@ static bool copy_sized(void *dst, size_t dst_size, const void *src, size_t src_s
 
 static bool level_ok(int level)
 {
-	return level >= EMILIA_LEVEL_HARD && level <= 60;
+	return level >= EMILIA_LEVEL_HARD && level <= BOUNDS_LEVEL_MAX;
 }
 
 static emilia_status create_fail(emilia_engine *e, emilia_status s, char *err, size_t errlen)
@@ -169,15 +169,19 @@ emilia_status emilia_create(const emilia_options *opt, emilia_engine **out, char
 	if (opt && !copy_sized(&o, sizeof o, opt, opt->struct_size))
 		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "options.struct_size is not set (call emilia_options_init)"),
 		                   err, errlen);
-	if (o.threads < 1 || o.threads > API_MAX_THREADS)
-		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "threads must be 1..%d, not %d", API_MAX_THREADS, o.threads),
+	if (o.threads < BOUNDS_THREADS_MIN || o.threads > BOUNDS_THREADS_MAX)
+		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "threads must be %d..%d, not %d", BOUNDS_THREADS_MIN,
+		                           BOUNDS_THREADS_MAX, o.threads),
 		                   err, errlen);
-	if (o.hash_mb < 1 || o.hash_mb > 65536)
-		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "hash must be 1..65536 MiB, not %d", o.hash_mb), err, errlen);
+	if (o.hash_mb < BOUNDS_HASH_MB_MIN || o.hash_mb > BOUNDS_HASH_MB_MAX)
+		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "hash must be %d..%d MiB, not %d", BOUNDS_HASH_MB_MIN,
+		                           BOUNDS_HASH_MB_MAX, o.hash_mb),
+		                   err, errlen);
 	if (!level_ok(o.level))
-		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "level must be 0..60 or EMILIA_LEVEL_*, not %d", o.level),
+		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "level must be 0..%d or EMILIA_LEVEL_*, not %d",
+		                           BOUNDS_LEVEL_MAX, o.level),
 		                   err, errlen);
-	if (o.board_size != 8 && o.board_size != 6)
+	if (!bounds_game_size(o.board_size))
 		return create_fail(e, fail(e, EMILIA_ERR_ARGUMENT, "board size must be 8 or 6, not %d", o.board_size), err,
 		                   errlen);
 	e->size = o.board_size;
@@ -242,7 +246,7 @@ emilia_status emilia_set_level(emilia_engine *e, int level)
 {
 	CHECK(e);
 	if (!level_ok(level))
-		return fail(e, EMILIA_ERR_ARGUMENT, "level must be 0..60 or EMILIA_LEVEL_*, not %d", level);
+		return fail(e, EMILIA_ERR_ARGUMENT, "level must be 0..%d or EMILIA_LEVEL_*, not %d", BOUNDS_LEVEL_MAX, level);
 	engine_set_level(e->engine, level);
 	return ok(e);
 }
@@ -250,8 +254,9 @@ emilia_status emilia_set_level(emilia_engine *e, int level)
 emilia_status emilia_set_threads(emilia_engine *e, int threads)
 {
 	CHECK(e);
-	if (threads < 1 || threads > API_MAX_THREADS)
-		return fail(e, EMILIA_ERR_ARGUMENT, "threads must be 1..%d, not %d", API_MAX_THREADS, threads);
+	if (threads < BOUNDS_THREADS_MIN || threads > BOUNDS_THREADS_MAX)
+		return fail(e, EMILIA_ERR_ARGUMENT, "threads must be %d..%d, not %d", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX,
+		            threads);
 	e->threads = threads;
 	engine_set_threads(e->engine, threads);
 	return ok(e);
@@ -260,8 +265,9 @@ emilia_status emilia_set_threads(emilia_engine *e, int threads)
 emilia_status emilia_set_hash(emilia_engine *e, int mb)
 {
 	CHECK(e);
-	if (mb < 1 || mb > 65536)
-		return fail(e, EMILIA_ERR_ARGUMENT, "hash must be 1..65536 MiB, not %d", mb);
+	if (mb < BOUNDS_HASH_MB_MIN || mb > BOUNDS_HASH_MB_MAX)
+		return fail(e, EMILIA_ERR_ARGUMENT, "hash must be %d..%d MiB, not %d", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX,
+		            mb);
 	if (!engine_set_hash_mb(e->engine, mb))
 		return fail(e, EMILIA_ERR_MEMORY, "%s", engine_hash_error(e->engine));
 	return ok(e);

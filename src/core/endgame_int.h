@@ -14,6 +14,7 @@
 #define EMILIA_ENDGAME_INT_H
 
 #include <pthread.h>
+#include "bounds.h"
 #include "endgame.h"
 #include "splitpool.h"
 #include "tt.h"
@@ -45,7 +46,7 @@ enum {
 	EG_SPLIT_MIN = 14,        /* parallel split points from here */
 	EG_THREADS_MIN = 18,      /* fewer empties: solve with one thread */
 	EG_MAX_MOVES = 34,        /* legal moves never exceed 33 */
-	EG_MAX_THREADS = 64,
+	EG_MAX_THREADS = BOUNDS_THREADS_MAX,
 	EG_DEFAULT_HASH_MB = 128,
 	EG_INF = 127,
 	EG_MPC_MIN = 9,           /* probable cuts in selective searches from here */

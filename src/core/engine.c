@@ -232,6 +232,14 @@ void engine_set_threads(Engine *e, int threads)
 	pthread_mutex_unlock(&e->opt_lock);
 }
 
+int engine_threads(Engine *e)
+{
+	pthread_mutex_lock(&e->opt_lock);
+	const int n = e->nthreads;
+	pthread_mutex_unlock(&e->opt_lock);
+	return n;
+}
+
 bool engine_set_hash_mb(Engine *e, int mb)
 {
 	if (mb < 1 || mb > TT_MAX_MB) {

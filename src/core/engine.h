@@ -61,8 +61,11 @@ typedef int (*EngineBookFn)(void *ctx, const Game *g, int *score);
 Engine *engine_new(void);
 void engine_free(Engine *e);
 
-/* Options (take effect at the next search). */
+/* Options (take effect at the next search).  Threads: BOUNDS_THREADS_MIN..
+ * BOUNDS_THREADS_MAX (bounds.h; the callers refuse others, the engine
+ * clamps), engine_threads() the count the next search runs. */
 void engine_set_threads(Engine *e, int threads);
+int engine_threads(Engine *e);
 bool engine_set_hash_mb(Engine *e, int mb);        /* false when it cannot allocate */
 void engine_set_level(Engine *e, int level);       /* 0..60 or ENGINE_LEVEL_* */
 void engine_set_seed(Engine *e, uint64_t seed);    /* randomness of Easy/Normal */

@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "board.h"
+#include "bounds.h"
 #include "eval.h"
 #include "game.h"
 #include "splitpool.h"
@@ -46,7 +47,7 @@
 #define SEARCH_MAX_MOVES 34
 /* ProbCut confidence levels: index 0..SEARCH_SEL_NONE; NONE = no cut. */
 #define SEARCH_SEL_NONE 5
-#define SEARCH_MAX_THREADS 64
+#define SEARCH_MAX_THREADS BOUNDS_THREADS_MAX
 /* Split points are made at nodes of at least this depth. */
 #ifndef SEARCH_SPLIT_MIN_DEPTH
 #define SEARCH_SPLIT_MIN_DEPTH 4

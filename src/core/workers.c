@@ -8,9 +8,10 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "bounds.h"
 #include "workers.h"
 
-#define WORKERS_MAX 64
+#define WORKERS_MAX BOUNDS_THREADS_MAX
 
 typedef struct Slot {
 	Workers *pool;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bounds.h"
 #include "cli.h"
 #include "engine.h"
 #include "splitpool.h"
@@ -181,13 +182,14 @@ int cli_bench(int argc, char **argv)
 	const char *file = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 1, 64, &threads)) {
-				fprintf(stderr, "bench: threads must be 1..64, not '%s'\n", argv[i]);
+			if (!util_parse_int(argv[++i], BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, &threads)) {
+				fprintf(stderr, "bench: threads must be %d..%d, not '%s'\n", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX,
+				        argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--smp") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 2, 64, &smp)) {
-				fprintf(stderr, "bench: --smp needs 2..64 threads, not '%s'\n", argv[i]);
+			if (!util_parse_int(argv[++i], 2, BOUNDS_THREADS_MAX, &smp)) {
+				fprintf(stderr, "bench: --smp needs 2..%d threads, not '%s'\n", BOUNDS_THREADS_MAX, argv[i]);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--file") && i + 1 < argc) {

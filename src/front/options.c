@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include "bounds.h"
 #include "eval.h"
 #include "options.h"
 #include "util.h"
@@ -15,9 +16,10 @@ static const char *const size_choices[] = { "8", "6", NULL };
 
 /* The registry.  Order = OptionId. */
 static const OptionDef option_defs[OPT_COUNT] = {
-	[OPT_THREADS] = { "threads", OPTION_INT, "1", 1, 256, NULL, "search threads" },
-	[OPT_HASH] = { "hash", OPTION_INT, "64", 1, 65536, NULL, "transposition table size in MiB" },
-	[OPT_LEVEL] = { "level", OPTION_LEVEL, "hard", 0, 60, NULL,
+	[OPT_THREADS] = { "threads", OPTION_INT, "1", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, NULL, "search threads" },
+	[OPT_HASH] = { "hash", OPTION_INT, "64", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX, NULL,
+	               "transposition table size in MiB" },
+	[OPT_LEVEL] = { "level", OPTION_LEVEL, "hard", 0, BOUNDS_LEVEL_MAX, NULL,
 	                "playing level: easy, normal, hard or a depth 0..60" },
 	[OPT_VARIANT] = { "variant", OPTION_CHOICE, "normal", 0, 0, variant_choices,
 	                  "rules: normal, or anti (fewest discs wins)" },
@@ -79,7 +81,7 @@ bool options_parse_level(const char *s, int *level)
 		*level = ENGINE_LEVEL_NORMAL;
 	else if (!strcasecmp(s, "hard"))
 		*level = ENGINE_LEVEL_HARD;
-	else if (util_parse_int(s, 0, 60, &v))
+	else if (util_parse_int(s, 0, BOUNDS_LEVEL_MAX, &v))
 		*level = (int)v;
 	else
 		return false;
@@ -165,7 +167,7 @@ bool options_set(Options *o, OptionId id, const char *value, char *err)
 	case OPTION_LEVEL: {
 		char buf[16];
 		if (!options_parse_level(value, &level)) {
-			snprintf(err, OPTIONS_ERR, "%s must be easy, normal, hard or 0..60", d->name);
+			snprintf(err, OPTIONS_ERR, "%s must be easy, normal, hard or %ld..%ld", d->name, d->min, d->max);
 			return false;
 		}
 		snprintf(canon, sizeof canon, "%s", options_level_name(level, buf));
@@ -282,7 +284,7 @@ void options_print_usage(void *file)
 		switch (d->type) {
 		case OPTION_INT: snprintf(arg, sizeof arg, "%ld..%ld", d->min, d->max); break;
 		case OPTION_BOOL: snprintf(arg, sizeof arg, "true|false"); break;
-		case OPTION_LEVEL: snprintf(arg, sizeof arg, "easy|normal|hard|0..60"); break;
+		case OPTION_LEVEL: snprintf(arg, sizeof arg, "easy|normal|hard|%ld..%ld", d->min, d->max); break;
 		case OPTION_CHOICE: {
 			size_t n = 0;
 			arg[0] = 0;

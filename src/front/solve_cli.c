@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bounds.h"
 #include "cli.h"
 #include "endgame.h"
 #include "progress.h"
@@ -259,14 +260,16 @@ int cli_solve(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--threads") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 1, 256, &v)) {
-				fprintf(stderr, "solve: threads must be 1..256, not '%s'\n", argv[i]);
+			if (!util_parse_int(argv[++i], BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, &v)) {
+				fprintf(stderr, "solve: threads must be %d..%d, not '%s'\n", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX,
+				        argv[i]);
 				return 2;
 			}
 			c.opt.threads = (int)v;
 		} else if (!strcmp(a, "--hash") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 1, 65536, &v)) {
-				fprintf(stderr, "solve: hash must be 1..65536 MB, not '%s'\n", argv[i]);
+			if (!util_parse_int(argv[++i], BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX, &v)) {
+				fprintf(stderr, "solve: hash must be %d..%d MB, not '%s'\n", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX,
+				        argv[i]);
 				return 2;
 			}
 			char why[128];
