@@ -316,7 +316,7 @@ mpi: $(BUILD)/tools/emilia-mpi
 test-mpi: all mpi
 	EMILIA_BIN=$(CURDIR)/emilia sh tests/mpi.sh
 bench-mpi: all mpi
-	sh bench/mpi.sh
+	sh bench/scripts/mpi.sh
 help:
 	@echo "make [ARCH=dispatch|portable|avx2|native] [MODE=release|debug|tsan] TARGET"
 	@echo "  ARCH=dispatch (default on x86-64) runs on any x86-64 and picks the AVX2 or portable"

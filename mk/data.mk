@@ -21,24 +21,24 @@ SELFPLAY_LAST ?= 40
 eval-selfplay: all
 	nice sh tools/eval-selfplay.sh $(OPENINGS) data/selfplay $(SELFPLAY_FIRST) $(SELFPLAY_LAST)
 .PHONY: eval-train bench-eval bench-eval-curve
-# Full training run (see README, "Training the evaluation"): writes data/eval.bin and bench/eval-train.txt.
+# Full training run (see README, "Training the evaluation"): writes data/eval.bin and bench/results/eval-train.txt.
 eval-train: tools
 	nice ./emilia-train --data $(DATA) --selfplay data/selfplay --out data/eval.bin --threads $(EVAL_THREADS) \
-	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/eval-train.txt \
+	  --solve 10 --max-solve 2000000 --cache build/eval-labels.cache --report bench/results/eval-train.txt \
 	  --labels data/labels --drop-after 15-23 --check-depths 4,8 --check-max 300 --epochs 300 \
 	  --phase-overlap 2 --huber 3
 	@$(MAKE) --no-print-directory all
 # `make eval-games`: the pattern evaluations of 8x8 Anti, 6x6 and 6x6 Anti from generated games
 # (no archives needed; docs/evaluation.md), about 13, 8 and 12 minutes on 2 cores.  Writes
-# data/eval-{anti,6x6,6x6-anti}.bin.gz and their reports bench/eval-{anti,6x6,6x6-anti}.txt.
+# data/eval-{anti,6x6,6x6-anti}.bin.gz and their reports bench/results/eval-{anti,6x6,6x6-anti}.txt.
 .PHONY: eval-games
 eval-games: tools
 	nice ./emilia-train --game-train anti --games 24000 --game-exact 16 --game-max-search 60000 \
-	  --threads $(EVAL_THREADS) --out build/eval-anti.bin --report bench/eval-anti.txt
+	  --threads $(EVAL_THREADS) --out build/eval-anti.bin --report bench/results/eval-anti.txt
 	nice ./emilia-train --game-train 6x6 --games 30000 --game-exact 18 --game-max-search 1000000 \
-	  --threads $(EVAL_THREADS) --out build/eval-6x6.bin --report bench/eval-6x6.txt
+	  --threads $(EVAL_THREADS) --out build/eval-6x6.bin --report bench/results/eval-6x6.txt
 	nice ./emilia-train --game-train 6x6-anti --games 30000 --game-exact 16 --game-max-search 1000000 \
-	  --threads $(EVAL_THREADS) --out build/eval-6x6-anti.bin --report bench/eval-6x6-anti.txt
+	  --threads $(EVAL_THREADS) --out build/eval-6x6-anti.bin --report bench/results/eval-6x6-anti.txt
 	for g in anti 6x6 6x6-anti; do gzip -9nc build/eval-$$g.bin > data/eval-$$g.bin.gz || exit 1; done
 	@$(MAKE) --no-print-directory all
 

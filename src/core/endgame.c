@@ -46,7 +46,7 @@
  * level, so the exact search never uses them) and a better score estimate
  * for the next level's aspiration window.  Together they about halve the
  * nodes of the exact search; the sigma model and t values were tuned by
- * node counts on FFO #40-#49 (bench/endgame-results.md).
+ * node counts on FFO #40-#49 (bench/results/endgame-results.md).
  *
  * Table traffic: the table is allocated with huge pages (util_alloc_large)
  * and a node prefetches its children's buckets while ordering them.  Nodes
@@ -60,7 +60,7 @@
  * at that rate also slow each other down; threads rarely share
  * such small subtrees.  A small solve with a table of its own uses only a
  * part of it (eg_table_cap): its first touches of the table's pages are
- * part of its time.  Figures in bench/solver-profile.md.
+ * part of its time.  Figures in bench/results/solver-profile.md.
  *
  * In an engine the solver works in the engine's table, shared with the
  * midgame search (tt.h): its entries are kept from search to search, the

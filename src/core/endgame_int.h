@@ -35,7 +35,7 @@ enum {
 	 * by node counts on FFO #40-#49 and 60 tournament positions of 20-24
 	 * empties; from EG_STATIC_SORT_MIN empties, where the evaluation joins
 	 * in, a square of potential mobility weighs six times more (tournament
-	 * positions of 22-26 empties; bench/solver-profile.md) */
+	 * positions of 22-26 empties; bench/results/solver-profile.md) */
 	EG_W_MOBILITY = 1 << 10,
 	EG_W_CORNER = 1 << 9,
 	EG_W_POTENTIAL = 1 << 7,

@@ -91,7 +91,7 @@ struct EndgameTables {
  * empties, twice that every 2 more, all of it from 25 empties.  A small
  * solve fills only a little of a large table, and the pages it touches
  * fault in while it runs: on a fresh 128 MiB table that cost a 20-empty
- * solve a third of its time (bench/solver-profile.md). */
+ * solve a third of its time (bench/results/solver-profile.md). */
 static uint64_t eg_table_cap(int n)
 {
 	if (n > 24)

@@ -10,7 +10,7 @@
  * changes it, and every build (portable, AVX2, debug) must print the same
  * number.  Commits quote it as "Bench: N".  `--depth` and `--threads`
  * change the run (for experiments, e.g. the time-to-depth speedup of
- * threads measured by bench/search-smp.sh); `--file F` searches the
+ * threads measured by bench/scripts/search-smp.sh); `--file F` searches the
  * positions of F instead (one per line: an OBF position or a transcript
  * from the start, '#' comments), all at the midgame depth.  Only the
  * default run is the signature.
