@@ -45,6 +45,31 @@ static void *solve_worker(void *arg)
 	return NULL;
 }
 
+/* The records of both caches start with the board, p then o, 8 bytes each
+ * little-endian, and the score: 17 bytes (the search cache adds its depth
+ * and the weights' tag). */
+static void rec_put(unsigned char *rec, const Sample *x, int score)
+{
+	for (int b8 = 0; b8 < 8; b8++) {
+		rec[b8] = (unsigned char)(x->p >> (8 * b8));
+		rec[8 + b8] = (unsigned char)(x->o >> (8 * b8));
+	}
+	rec[16] = (unsigned char)score;
+}
+
+/* The board and score of a record; false when they cannot be a position's. */
+static bool rec_get(const unsigned char *rec, Board *b, int *score)
+{
+	uint64_t p = 0, q = 0;
+	for (int k = 7; k >= 0; k--) {
+		p = p << 8 | rec[k];
+		q = q << 8 | rec[8 + k];
+	}
+	*b = (Board){ p, q };
+	*score = (int8_t)rec[16];
+	return !(p & q) && *score >= -64 && *score <= 64;
+}
+
 /* Exact labels already computed (the --cache file), loaded once. */
 static Set label_cache;
 
@@ -58,16 +83,11 @@ static void load_cache(const Options *o)
 	if (f) {
 		unsigned char rec[17];
 		while (fread(rec, 1, 17, f) == 17) {
-			uint64_t p = 0, q = 0;
-			for (int k = 7; k >= 0; k--) {
-				p = p << 8 | rec[k];
-				q = q << 8 | rec[8 + k];
-			}
-			int sc = (int8_t)rec[16];
-			if ((p & q) || sc < -64 || sc > 64)
+			Board b;
+			int sc;
+			if (!rec_get(rec, &b, &sc))
 				continue;
-			Board b = { p, q };
-			set_add(&label_cache, b, 64 - bit_count(p | q), sc, true);
+			set_add(&label_cache, b, 64 - bit_count(b.p | b.o), sc, true);
 			loaded++;
 		}
 		fclose(f);
@@ -116,11 +136,7 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 		set_add(&label_cache, b, todo[i]->empties, job.score[i], true);
 		if (out) {
 			unsigned char rec[17];
-			for (int b8 = 0; b8 < 8; b8++) {
-				rec[b8] = (unsigned char)(todo[i]->p >> (8 * b8));
-				rec[8 + b8] = (unsigned char)(todo[i]->o >> (8 * b8));
-			}
-			rec[16] = (unsigned char)job.score[i];
+			rec_put(rec, todo[i], job.score[i]);
 			fwrite(rec, 1, 17, out);
 		}
 	}
@@ -187,19 +203,14 @@ void search_labels(const Options *o, Set *s)
 	if (f) {
 		unsigned char rec[22];
 		while (fread(rec, 1, 22, f) == 22) {
-			uint64_t p = 0, q = 0;
 			uint32_t rt = 0;
-			for (int k = 7; k >= 0; k--) {
-				p = p << 8 | rec[k];
-				q = q << 8 | rec[8 + k];
-			}
 			for (int k = 3; k >= 0; k--)
 				rt = rt << 8 | rec[18 + k];
-			int sc = (int8_t)rec[16];
-			if ((p & q) || sc < -64 || sc > 64 || rec[17] != o->search_depth || rt != tag)
+			Board b;
+			int sc;
+			if (!rec_get(rec, &b, &sc) || rec[17] != o->search_depth || rt != tag)
 				continue;
-			Board b = { p, q };
-			set_add(&cache, b, 64 - bit_count(p | q), sc, true);
+			set_add(&cache, b, 64 - bit_count(b.p | b.o), sc, true);
 			loaded++;
 		}
 		fclose(f);
@@ -234,11 +245,7 @@ void search_labels(const Options *o, Set *s)
 		todo[i]->exact = LABEL_SEARCH;
 		if (out) {
 			unsigned char rec[22];
-			for (int b8 = 0; b8 < 8; b8++) {
-				rec[b8] = (unsigned char)(todo[i]->p >> (8 * b8));
-				rec[8 + b8] = (unsigned char)(todo[i]->o >> (8 * b8));
-			}
-			rec[16] = (unsigned char)job.score[i];
+			rec_put(rec, todo[i], job.score[i]);
 			rec[17] = (unsigned char)o->search_depth;
 			for (int b8 = 0; b8 < 4; b8++)
 				rec[18 + b8] = (unsigned char)(tag >> (8 * b8));
