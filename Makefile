@@ -146,8 +146,11 @@ $(call kdir,$(1))/libemilia-data.a: $(DATA_SRC:src/%.c=$(call kdir,$(1))/src/%.o
 	$$(AR) rcs $$@ $$^
 endef
 $(foreach k,$(KERNELS),$(eval $(call kernel_rules,$(k))))
-# the header dependencies the objects wrote (src/core/x.d, pic/x.d, tools/lib/x.d, ...)
--include $(wildcard $(foreach d,$(sort $(KDIRS) $(BUILD)),$(d)/*/*.d $(d)/*/*/*.d))
+# the header dependencies the objects wrote (src/core/x.d, pic/x.d, tools/lib/x.d, ...); an
+# object without its .d (built by an older Makefile) is built again, once
+OBJ_DIRS := $(foreach d,$(sort $(KDIRS) $(BUILD)),$(addprefix $(d)/,src/* src/*/* pic/* tools/* tools/lib/* tests/*))
+-include $(wildcard $(OBJ_DIRS:%=%.d))
+$(foreach o,$(wildcard $(OBJ_DIRS:%=%.o)),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): FORCE)))
 
 # ---- the public library (include/emilia.h, src/core/api.c; docs/api.md) ----
 # libemilia.so.0 and the public libemilia.a are built from position-independent objects

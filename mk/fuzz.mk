@@ -42,4 +42,6 @@ fuzz-corpus: fuzz-build
 fuzz-replay: fuzz-build
 	@for t in $(FUZZ_NAMES); do \
 	  $(FUZZ_DIR)/fuzz_$$t -runs=0 tests/fuzz/corpus/$$t || exit 1; done
+# their header dependencies; an object without its .d (an older Makefile's) is built again
 -include $(wildcard $(FUZZ_DIR)/*.d $(FUZZ_DIR)/src/*/*.d)
+$(foreach o,$(wildcard $(FUZZ_DIR)/harness.o $(FUZZ_DIR)/src/*/*.o),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): FORCE)))
