@@ -585,6 +585,9 @@ int eg_root(Searcher *s, uint64_t p, uint64_t o, int n, int alpha, int beta, int
 				*move = pm;
 				return g;
 			}
+			sh->sel_done = level;
+			sh->sel_move = pm;
+			sh->sel_score = g;
 		}
 		sh->sel = EG_SEL_EXACT;
 	}

@@ -79,6 +79,12 @@ typedef struct EndgameResult {
 	uint64_t nodes;
 	double seconds;
 	bool aborted;   /* stopped before finishing: score/move not exact */
+	/* the last selective pre-search level the root completed (an index
+	 * into the probable-cut levels, 0 = the least sure), or -1: none; its
+	 * move and score stand for the solve when it was stopped later */
+	int sel_level;
+	int sel_move;
+	int sel_score;
 } EndgameResult;
 
 /* Default options: 8x8, normal, exact, 1 thread, default hash, no stop. */

@@ -87,6 +87,7 @@ typedef struct Shared {
 	int nthreads;
 	int sel;                        /* probable-cut level, an index into eg_mpc_t (EG_SEL_EXACT:
 	                                 * none); set between root searches */
+	int sel_done, sel_move, sel_score; /* the last pre-search level completed (-1: none) */
 	atomic_bool stop;               /* user stop or abort: everyone unwinds */
 	atomic_bool *user_stop;
 	double deadline;                /* util_now() time to stop at; 0: none */

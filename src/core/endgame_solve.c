@@ -221,6 +221,7 @@ static void eg_shared_init(Shared *sh, int size, Variant v, const Evaluator *ev,
 	sh->ev = ev ? ev : eval_get(sh->size, sh->variant);
 	sh->features = features ? features : ENDGAME_F_ALL;
 	sh->sel = EG_SEL_EXACT;
+	sh->sel_done = -1;
 	sh->nthreads = 1;
 	atomic_init(&sh->stop, false);
 	const int m = sh->size - 1;
@@ -390,11 +391,16 @@ static EndgameResult eg_solve_window(Board b, const EndgameOptions *opt, int alp
 			int mv;
 			res.move = BOARD_PASS;
 			res.score = -eg_root(s, o, p, n, -beta, -alpha, &mv);
+			sh.sel_move = BOARD_PASS;
+			sh.sel_score = -sh.sel_score;
 		}
 	} else {
 		res.score = eg_root(s, p, o, n, alpha, beta, &res.move);
 	}
 	res.aborted = atomic_load(&sh.stop);
+	res.sel_level = sh.sel_done;
+	res.sel_move = sh.sel_move;
+	res.sel_score = sh.sel_score;
 
 	split_pool_quit(&sh.pool);
 	if (opt->workers)

@@ -39,8 +39,12 @@
 #include "workers.h"
 
 /* In timed play the exact solve starts once the midgame depth is within
- * this many plies of the end. */
-#define ENGINE_SOLVE_LEAD 8
+ * this many plies of the end; stopped by the clock, it plays the move of
+ * the last selective pre-search it finished (endgame.h), a search to the
+ * end with probable cuts, which sees more than the midgame's. */
+#ifndef ENGINE_SOLVE_LEAD
+#define ENGINE_SOLVE_LEAD 12
+#endif
 /* Aspiration window: the previous iteration's score +- this many discs;
  * a fail doubles the step on the failing side until it exceeds
  * ENGINE_ASPIRATION_MAX, then that side opens completely. */
@@ -449,13 +453,22 @@ static EndgameResult engine_endgame(Engine *e, const Game *g, bool wld, int thre
 }
 
 /* Exact solve of the root by the endgame module; false when it was
- * stopped (rm untouched).  Moves the best move first in rm. */
-static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, int threads, uint64_t *nodes)
+ * stopped with nothing usable (rm untouched).  Moves the best move first
+ * in rm.  *sel: SEARCH_SEL_NONE for a finished solve, or the level of the
+ * selective pre-search whose move stands for a stopped one. */
+static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, int threads, uint64_t *nodes,
+                         int *sel)
 {
 	EndgameResult r = engine_endgame(e, g, false, threads);
 	*nodes += r.nodes;
-	if (r.aborted || atomic_load(&e->sh.stop))
-		return false;
+	*sel = SEARCH_SEL_NONE;
+	if (r.aborted || atomic_load(&e->sh.stop)) {
+		if (r.sel_level < 0 || r.sel_move < 0)
+			return false;
+		*sel = r.sel_level;
+		r.move = r.sel_move;
+		r.score = r.sel_score;
+	}
 	int k = 0;
 	while (k < n && rm[k].move != r.move)
 		k++;
@@ -656,20 +669,23 @@ static void run_plan(EngineRun *r)
 }
 
 /* The exact iteration by the endgame solver with every thread; false when
- * the solve was stopped. */
+ * the solve was stopped (its last selective pre-search, if any, is then
+ * the result). */
 static bool run_solve(EngineRun *r, int depth, int sel)
 {
 	SearchShared *sh = &r->e->sh;
 	search_pool_quit(sh);
 	workers_wait(r->e->workers);
 	r->nhelpers = 0;
-	if (!engine_solve(r->e, r->g, r->rm, r->n, r->nthreads, &r->solver_nodes))
+	int got;
+	if (!engine_solve(r->e, r->g, r->rm, r->n, r->nthreads, &r->solver_nodes, &got))
 		return false;
-	engine_fill_info(&r->res, &r->rm[0], depth, sel, true, sh, r->start);
+	const bool done = got == SEARCH_SEL_NONE;
+	engine_fill_info(&r->res, &r->rm[0], depth, done ? sel : got, done, sh, r->start);
 	r->res.nodes += r->solver_nodes;
 	if (r->info)
 		r->info(&r->res, r->user);
-	return true;
+	return done;
 }
 
 /* One iteration's root search with an aspiration window; false when it
