@@ -121,7 +121,7 @@ typedef struct emilia_engine emilia_engine;
 
 typedef struct emilia_options {
 	size_t struct_size;       /* sizeof(emilia_options), set by emilia_options_init() */
-	int threads;              /* threads, 1..256 (default 1; a search uses at most 64) */
+	int threads;              /* threads, 1..256 (default 1) */
 	int hash_mb;              /* MiB for the transposition table, 1..65536 (default 64) */
 	int level;                /* 0..60 or EMILIA_LEVEL_* (default EMILIA_LEVEL_HARD) */
 	int board_size;           /* 8 (default) or 6 */

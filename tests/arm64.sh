@@ -4,9 +4,9 @@
 # the x86 portable build gives: perft 8 = 390216, the same full perft outputs
 # (8x8 with --divide and 2 threads, 6x6, 4x4, mode 2), the same bench
 # signature, and the board and rules suites passing as on x86.
-# As root it installs what is missing: gcc-aarch64-linux-gnu,
-# libc6-dev-arm64-cross, qemu-user, and check:arm64 through multiarch
-# (`dpkg --add-architecture arm64`; docs/packaging.md says why).
+# It needs gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user and
+# check:arm64 through multiarch (`dpkg --add-architecture arm64`;
+# docs/packaging.md says why), which .ci/run installs: make installs nothing.
 # Environment: MAKE; ARM64_BUILD (build/arm64-portable-release);
 # ARM64_SUITES ("board rules"); QEMU_ARM64 (default below).
 set -u
@@ -30,17 +30,8 @@ missing=""
 for p in gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user check:arm64; do
 	installed "$p" || missing="$missing $p"
 done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || fail "needs$missing: run 'sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install$missing'"
-	echo "arm64: installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		dpkg --add-architecture arm64 || fail "dpkg --add-architecture arm64 failed"
-	fi
-	# shellcheck disable=SC2086
-	(apt-get update -qq && apt-get install -y -qq $missing) >"$tmp/apt.log" 2>&1 ||
-		{ cat "$tmp/apt.log" >&2; fail "apt-get install$missing failed"; }
-fi
+[ -z "$missing" ] ||
+	fail "needs$missing: run 'sudo dpkg --add-architecture arm64 && sudo apt-get update && sudo apt-get install$missing'"
 # The runtime: check:arm64 brings the multiarch libc6:arm64, whose loader
 # /lib/ld-linux-aarch64.so.1 qemu finds as is.  `-L /usr/aarch64-linux-gnu`
 # (the cross libc) is only right without it: with both installed, the cross

@@ -6,8 +6,8 @@
 # files: /usr/bin/emilia --version and perft 8 (390216), the man page, and
 # examples/two-engines.c built against libemilia-dev through pkg-config and
 # run on libemilia0.  The packages are purged at the end, even on failure.
-# Needs root (dpkg -i); as root it installs what is missing (debhelper,
-# dpkg-dev, lintian, build-essential and the build dependencies).
+# Needs root (dpkg -i) and the packages to build them (debhelper, dpkg-dev,
+# lintian, build-essential and the build dependencies: .ci/run installs them).
 # Environment: DEB_BUILD_OPTIONS (default "nocheck noautodbgsym parallel=2":
 # CI runs the tests on its own, and skips the -dbgsym packages;
 # DEB_BUILD_OPTIONS= runs make test in the build too);
@@ -49,13 +49,8 @@ case " $DEB_BUILD_OPTIONS " in
 esac
 missing=""
 for p in $need pkg-config; do installed "$p" || missing="$missing $p"; done
-if [ -n "$missing" ]; then
-	[ "$(id -u)" = 0 ] || fail "needs$missing: sudo apt-get install$missing"
-	echo "deb: installing$missing"
-	# shellcheck disable=SC2086
-	(export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq $missing) \
-		>"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get install$missing failed"; }
-fi
+# make installs nothing: .ci/run (its PACKAGES) and the README install these
+[ -z "$missing" ] || fail "needs$missing: sudo apt-get install$missing"
 
 # ---- build in a copy: dpkg-buildpackage cleans the tree (make clean) and
 # writes the packages next to it ----

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The dispatch test (`make test` of the default build, ARCH=dispatch; docs/build.md): each
 # program holds a portable and an AVX2 copy of the engine and runs one, chosen at start-up from
-# the CPU or by EMILIA_KERNEL (src/dispatch.c).  Checks, from the same binaries:
+# the CPU or by EMILIA_KERNEL (src/core/dispatch.c).  Checks, from the same binaries:
 #  - `--version` of emilia and of each tool names the kernel the CPU calls for, and the
 #    portable one under EMILIA_KERNEL=portable; an unknown EMILIA_KERNEL (and avx2 on a CPU
 #    without it) is refused with status 2;

@@ -2,7 +2,8 @@
 # The installation test (`make test-install`, run by `make test`): `make
 # install` into a temporary DESTDIR, every file where it belongs, a small
 # program built against the installed header and libraries through
-# pkg-config (shared and static) that solves FFO #1 and counts perft 8
+# pkg-config (shared and static) that is refused a missing weights file and a bad book
+# (error codes; it lives on), solves FFO #1 and counts perft 8
 # (with each kernel when the build holds both, ARCH=dispatch; the portable
 # one on an emulated CPU without AVX2 when qemu-x86_64 is installed),
 # examples/two-engines.c built the same way playing a whole game, the man
@@ -37,10 +38,14 @@ if command -v readelf >/dev/null; then
 	readelf -d "$root/lib/libemilia.so.0" | grep -q 'SONAME.*\[libemilia\.so\.0\]' ||
 		fail "libemilia.so.0 has no soname libemilia.so.0"
 fi
-# the shared library exports the API and nothing else
+# the shared library exports the API and nothing else, and never ends or prints for its
+# caller: no exit, _exit, abort, printf or puts among the functions it calls
 if command -v nm >/dev/null; then
 	other=$(nm -D --defined-only "$root/lib/libemilia.so.0" | awk '$3 !~ /^emilia_/ { print $3 }')
 	[ -z "$other" ] || fail "libemilia.so.0 exports more than emilia_*: $(echo "$other" | head -5 | tr '\n' ' ')"
+	ends=$(nm -D --undefined-only "$root/lib/libemilia.so.0" | awk '{ sub(/@.*/, "", $2); print $2 }' |
+		grep -xE 'exit|_exit|_Exit|abort|printf|puts|putchar|vprintf|perror' | tr '\n' ' ')
+	[ -z "$ends" ] || fail "libemilia.so.0 calls $ends"
 fi
 
 cat >"$tmp/prog.c" <<'EOF'
@@ -65,10 +70,25 @@ int main(int argc, char **argv)
 	}
 	emilia_options o;
 	emilia_options_init(&o);
+	o.hash_mb = 4;
+	emilia_engine *e = NULL;
+	char err[256];
+	/* a missing weights file and a file that is no book (this program):
+	 * error codes and messages, and the process lives on */
+	o.weights_file = "/nonexistent/eval.bin";
+	if (emilia_create(&o, &e, err, sizeof err) != EMILIA_ERR_FILE || e || !strstr(err, "/nonexistent/eval.bin")) {
+		printf("missing weights: %s\n", err);
+		return 1;
+	}
+	o.weights_file = NULL;
+	o.book_file = argv[0];
+	if (emilia_create(&o, &e, err, sizeof err) != EMILIA_ERR_FILE || e || !strstr(err, "book")) {
+		printf("bad book: %s\n", err);
+		return 1;
+	}
+	emilia_options_init(&o);
 	o.threads = 2;
 	o.hash_mb = 16;
-	emilia_engine *e;
-	char err[256];
 	if (emilia_create(&o, &e, err, sizeof err) != EMILIA_OK) {
 		printf("create: %s\n", err);
 		return 1;
@@ -94,7 +114,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	emilia_destroy(e);
-	printf("perft 8 %llu, FFO #1 %s %+d\n", (unsigned long long)n, move, r.score);
+	printf("perft 8 %llu, FFO #1 %s %+d, bad files refused\n", (unsigned long long)n, move, r.score);
 	return 0;
 }
 EOF
@@ -112,7 +132,7 @@ fi
 # shellcheck disable=SC2086
 step $CC $TEST_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $flags
 out=$(LD_LIBRARY_PATH="$root/lib" "$tmp/prog") || fail "the program built against libemilia.so failed: $out"
-[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output: $out"
+[ "$out" = "perft 8 390216, FFO #1 g8 +18, bad files refused" ] || fail "unexpected output: $out"
 # the kernel: the CPU's in a build of both (AVX2 needs AVX2 and BMI2), the portable one on request
 if grep -qw avx2 /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then cpu=avx2; else cpu=portable; fi
 kernel=$(LD_LIBRARY_PATH="$root/lib" "$tmp/prog" kernel)
@@ -123,7 +143,7 @@ dispatch)
 	[ "$kernel" = portable ] || fail "EMILIA_KERNEL=portable: libemilia.so runs the $kernel kernel"
 	out=$(EMILIA_KERNEL=portable LD_LIBRARY_PATH="$root/lib" "$tmp/prog") ||
 		fail "the program built against libemilia.so failed with EMILIA_KERNEL=portable: $out"
-	[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output with EMILIA_KERNEL=portable: $out"
+	[ "$out" = "perft 8 390216, FFO #1 g8 +18, bad files refused" ] || fail "unexpected output with EMILIA_KERNEL=portable: $out"
 	# a CPU without AVX2, emulated (Debian: qemu-user; sanitizer builds do not run under qemu)
 	if command -v qemu-x86_64 >/dev/null && [ -z "${TEST_CFLAGS:-}" ]; then
 		kernel=$(LD_LIBRARY_PATH="$root/lib" qemu-x86_64 -cpu qemu64 "$tmp/prog" kernel)
@@ -141,7 +161,7 @@ fi
 step $CC $TEST_CFLAGS -o "$tmp/prog-static" "$tmp/prog.c" $(pkg-config --cflags emilia) "$root/lib/libemilia.a" \
 	$(pkg-config --libs-only-other --static emilia) -lm -pthread
 out=$("$tmp/prog-static") || fail "the program built against libemilia.a failed: $out"
-[ "$out" = "perft 8 390216, FFO #1 g8 +18" ] || fail "unexpected output (static): $out"
+[ "$out" = "perft 8 390216, FFO #1 g8 +18, bad files refused" ] || fail "unexpected output (static): $out"
 if [ "${ARCH:-}" = dispatch ]; then
 	kernel=$("$tmp/prog-static" kernel)
 	[ "$kernel" = $cpu ] || fail "libemilia.a runs the $kernel kernel on a CPU for $cpu"

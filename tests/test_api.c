@@ -1,5 +1,5 @@
 /*
- * The public API (include/emilia.h, src/api.c): every function, its
+ * The public API (include/emilia.h, src/core/api.c): every function, its
  * argument checks and error codes, the all-or-nothing position setters,
  * search, multi-PV, solve, evaluate, perft, stop from another thread and
  * two engines in two threads.  Searches are kept small so that the suite

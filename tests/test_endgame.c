@@ -325,7 +325,30 @@ START_TEST(stop_flag_aborts)
 	opt.threads = 2;
 	EndgameResult r = endgame_solve(pos.board, &opt);
 	ck_assert(r.aborted);
+	ck_assert_int_eq(r.sel_level, -1); /* no pre-search finished */
 	ck_assert_double_lt(r.seconds, 5.0);
+}
+END_TEST
+
+/* The root's selective pre-searches (18 empties and more) report the last
+ * level they finished, whose move a stopped solve may play: after a whole
+ * solve of FFO #27 and #29 (20 empties) that is the surest level, its move
+ * is legal and its score within a few discs of the exact one; below 18
+ * empties (#20, 6 empties) there is none. */
+START_TEST(presearch_level_is_reported)
+{
+	static const int lines[] = { 8, 10 };
+	for (int i = 0; i < 2; i++) {
+		EndgameResult r = check_ffo("fforum-20-39.obf", lines[i], 1, false);
+		ck_assert_int_eq(r.sel_level, 3);
+		ObfPosition pos = read_obf("fforum-20-39.obf", lines[i]);
+		ck_assert(r.sel_move >= 0 && r.sel_move < 64);
+		ck_assert(board_moves(pos.board.p, pos.board.o) & bit_of(r.sel_move));
+		ck_assert_msg(abs(r.sel_score - r.score) <= 6, "line %d: pre-search %d, exact %d", lines[i],
+		              r.sel_score, r.score);
+	}
+	EndgameResult r = check_ffo("fforum-20-39.obf", 1, 1, false);
+	ck_assert_int_eq(r.sel_level, -1);
 }
 END_TEST
 
@@ -588,6 +611,7 @@ static Suite *endgame_suite(void)
 	EG_ADD(perfect_6x6_line_is_white_plus_4);
 	EG_ADD(start_4x4_is_white_plus_10_official_8_plain);
 	EG_ADD(stop_flag_aborts);
+	EG_ADD(presearch_level_is_reported);
 	EG_ADD(unstable_presearch_terminates);
 	EG_ADD(cli_reports_bad_lines_and_wrong_scores);
 	EG_ADD(cli_json_output);

@@ -334,7 +334,7 @@ END_TEST
 
 /* A solve of many empties stops at once, in the pre-searches' deep
  * evaluation searches too (they once ran seconds without looking at the
- * stop flag; bench/api-stop.c measures the latency). */
+ * stop flag; bench/scripts/api-stop.c measures the latency). */
 typedef struct CoreStopper {
 	Engine *e;
 	double at;

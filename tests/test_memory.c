@@ -22,7 +22,7 @@
 #include "util.h"
 
 /* The protocol side of these fixes lives in files of another owner
- * (src/options.c: the refusal's text; src/gtp.c: emilia-solve of a
+ * (src/front/options.c: the refusal's text; src/front/gtp.c: emilia-solve of a
  * finished game and with the engine's share of the hash).  1 once those
  * changes are in. */
 #ifndef MEMORY_PROTOCOL_PATCHES

@@ -1,6 +1,6 @@
 #!/bin/sh
 # One kernel's copy of a program or of the library, for the dispatched build (ARCH=dispatch;
-# docs/build.md, src/dispatch.c).  Run by the Makefile:
+# docs/build.md, src/core/dispatch.c).  Run by the Makefile:
 #
 #   sh tools/dispatch-copy.sh program|library KERNEL OUT.o INPUT...
 #
@@ -9,7 +9,7 @@
 #    for a program main and board_kernel_choice, for the library every emilia_* function;
 #  - the constructors' section .init_array becomes dispatch_init_KERNEL, a plain data section
 #    that the loader does not run, between the symbols dispatch_KERNEL_init_begin and
-#    dispatch_KERNEL_init_end: src/dispatch.c runs the chosen copy's constructors only.
+#    dispatch_KERNEL_init_end: src/core/dispatch.c runs the chosen copy's constructors only.
 # So two copies of the same code coexist in one link, each calling only itself.
 # LD, OBJCOPY, NM and SIZE name the tools (default ld, objcopy, nm, size).
 set -eu

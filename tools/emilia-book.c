@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "text.h"
 #include "util.h"
+#include "version.h"
 
 #define MAX_THREADS BOOKSEARCH_MAX_THREADS
 
@@ -748,7 +749,7 @@ static int cmd_bench(const Opts *o)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-book");
+		return version_print("emilia-book");
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

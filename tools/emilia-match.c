@@ -25,6 +25,7 @@
 #include "match.h"
 #include "text.h"
 #include "util.h"
+#include "version.h"
 
 #define MAX_ENGINES 16
 
@@ -585,7 +586,7 @@ static void report_pairing(const Match *m, const Pairing *p)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-match");
+		return version_print("emilia-match");
 	static Options o;
 	static Match m;
 	if (argc < 2) {

@@ -37,6 +37,7 @@
 #include "text.h"
 #include "util.h"
 #include "weights.h"
+#include "version.h"
 
 #define TAG_WORK 1
 #define TAG_RESULT 2
@@ -1145,7 +1146,7 @@ static int master_ping(const Options *o, int nranks)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-mpi");
+		return version_print("emilia-mpi");
 	int provided = 0, rank = 0, nranks = 1;
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);

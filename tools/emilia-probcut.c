@@ -1,5 +1,5 @@
 /*
- * emilia-probcut - fit the multi-ProbCut parameters of src/probcut.c.
+ * emilia-probcut - fit the multi-ProbCut parameters of src/core/probcut.c.
  *
  *   emilia-probcut [--positions N] [--max-depth D] [--seed S] FILE.wtb...
  *
@@ -13,7 +13,7 @@
  * standard deviations are fitted by least squares (weighted by the
  * bucket sizes) to sigma(d, e) = c0 + c1 * d + c2 * e.  The tool prints
  * the per-depth table and the sigma model as C initialisers for
- * src/probcut.c, with the statistics of the fit.
+ * src/core/probcut.c, with the statistics of the fit.
  *
  * The constants depend on the evaluation: rerun after it changes.
  */
@@ -27,6 +27,7 @@
 #include "tt.h"
 #include "text.h"
 #include "util.h"
+#include "version.h"
 
 #define MAXD 16
 
@@ -76,7 +77,7 @@ static bool replay(const unsigned char *mv, int plies, Board *out)
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return text_print_version("emilia-probcut");
+		return version_print("emilia-probcut");
 	long npos = 300, maxd = 12, seed = 1;
 	const char *files[64];
 	int nfiles = 0;

@@ -11,7 +11,7 @@ import os
 import random
 import sys
 
-# the move rules of bench/wthor-positions.py (flips, has_move)
+# the move rules of bench/scripts/wthor-positions.py (flips, has_move)
 _spec = importlib.util.spec_from_file_location(
     'wthor_positions', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench', 'wthor-positions.py'))
 _rules = importlib.util.module_from_spec(_spec)

@@ -1,5 +1,5 @@
 /*
- * web/blobs.c - the data files of the WebAssembly builds (src/blobs.h).
+ * web/blobs.c - the data files of the WebAssembly builds (src/core/blobs.h).
  *
  * The native build includes the weights and the book in the binary
  * (DATA_SRC, with .incbin).  The WebAssembly builds leave them out so that

@@ -10,7 +10,7 @@
  *  - web_search(): a search at a level with a per-move time cap, its
  *    iterations reported to JavaScript as they complete and its result as
  *    one JSON object;
- *  - web_review(): the review of `emilia review` (src/review.c, the same
+ *  - web_review(): the review of `emilia review` (src/front/review.c, the same
  *    function) of a game given as a start position and its moves, as the
  *    JSON document of `emilia review --json`, with its progress reported;
  *  - web_bench(): `emilia bench`, for the node-rate benchmark.
@@ -188,7 +188,7 @@ done:
 	return out;
 }
 
-/* `emilia bench` (src/bench.c) with one thread: its lines on stdout, the
+/* `emilia bench` (src/front/bench.c) with one thread: its lines on stdout, the
  * last one "Nodes searched: N", the signature every build must give. */
 EMSCRIPTEN_KEEPALIVE int web_bench(void)
 {

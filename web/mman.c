@@ -1,7 +1,7 @@
 /*
  * web/mman.c - anonymous mmap() and munmap() for the WebAssembly builds.
  *
- * The engine's large tables come from util_alloc_large() (src/util.c),
+ * The engine's large tables come from util_alloc_large() (src/core/util.c),
  * which maps 2 MB more than it needs and unmaps the unaligned head and
  * tail, then unmaps the rest when the table is freed.  Emscripten's own
  * munmap() refuses to unmap part of a mapping (EINVAL), so there every

@@ -20,7 +20,7 @@
 	/* the review's search (`emilia review --level 10 --exact-from 16`) */
 	const REVIEW = { depth: 10, exactFrom: 16, hash: 16 };
 	const LEVEL_TEXT = { easy: 'Easy', normal: 'Normal', hard: 'Hard' };
-	/* what each level's move takes here (bench/web-results.md); the caps are engine.js's */
+	/* what each level's move takes here (bench/results/web-results.md); the caps are engine.js's */
 	const LEVEL_TIME = { easy: 'instant', normal: 'under a second', hard: 'about 3 s a move' };
 
 	const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -43,7 +43,7 @@
 		reviewing: false,
 		typed: '',
 		/* performance.now() when the board first took clicks and when Emilia's first
-		 * move was shown (bench/web-first-move.py reads them) */
+		 * move was shown (bench/scripts/web-first-move.py reads them) */
 		timings: { board: 0, firstMove: 0 },
 	};
 

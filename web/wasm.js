@@ -2,7 +2,7 @@
  * wasm.js - Emilia's WebAssembly module (emilia.js + emilia.wasm, built by
  * web/web.mk from the engine's library and web/glue.c) as JavaScript
  * objects.  Used by the page (the rules, on the main thread), by its Web
- * Worker (the search) and by node (bench/web-node.js).
+ * Worker (the search) and by node (bench/scripts/web-node.js).
  *
  *   const module = await EmiliaLib.compile('emilia.wasm');   // once
  *   const lib = await EmiliaLib.instantiate(module);         // per thread

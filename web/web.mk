@@ -6,11 +6,11 @@
 #                   needs them.  Any static web server can serve the folder.
 #   make test-web   the page in headless Chromium driven by Selenium (tests/web/test_web.py)
 #   make bench-web  time to a first move on a cold load; the wasm engine's node rate against
-#                   the native build (bench/web.sh, bench/web-results.md)
+#                   the native build (bench/scripts/web.sh, bench/results/web-results.md)
 #
-# The engine's sources are LIB_SRC (the Makefile's); the built-in data of DATA_SRC is
+# The engine's sources are LIB_SRC and FRONT_SRC (the Makefile's); the built-in data of DATA_SRC is
 # replaced by web/blobs.c, which the page fills.  WEB_SIMD=1 compiles with WebAssembly SIMD
-# (-msimd128): no faster (bench/web-results.md), and older browsers lack it, so it is off.
+# (-msimd128): no faster (bench/results/web-results.md), and older browsers lack it, so it is off.
 
 EMCC ?= emcc
 # Debian's emcc runs node scripts that need Debian's node-acorn (/usr/share/nodejs); a
@@ -21,12 +21,14 @@ web_comma := ,
 web_space := $(subst ,, )
 WEB_OUT := build/web
 WEB_OBJ := build/wasm$(if $(filter 1,$(WEB_SIMD)),-simd)
-WEB_INC := -Iinclude $(addprefix -I,$(sort $(dir $(LIB_SRC) $(DATA_SRC))))
+WEB_INC := -Iinclude $(addprefix -I,$(sort $(dir $(LIB_SRC) $(FRONT_SRC) $(DATA_SRC))))
 WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O3 -DNDEBUG $(if $(filter 1,$(WEB_SIMD)),-msimd128) \
   -Wall -Wextra -Wno-unused-parameter $(WEB_INC)
-WEB_C := $(LIB_SRC) web/blobs.c web/glue.c web/mman.c
+# the core library and the front ends' code (the review, `emilia bench`): the linker keeps what
+# the exported functions reach
+WEB_C := $(LIB_SRC) $(FRONT_SRC) web/blobs.c web/glue.c web/mman.c
 WEB_O := $(addprefix $(WEB_OBJ)/,$(notdir $(WEB_C:.c=.o)))
-WEB_HEADERS := include/emilia.h $(wildcard $(sort $(dir $(LIB_SRC)))*.h)
+WEB_HEADERS := include/emilia.h $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC) $(FRONT_SRC)))))
 # what web/wasm.js calls
 WEB_EXPORTS := malloc free emilia_destroy emilia_new_game emilia_set_transcript emilia_set_obf \
   emilia_get_obf emilia_get_transcript emilia_side_to_move emilia_is_game_over emilia_discs \
@@ -86,11 +88,11 @@ test-web: web lib $(BUILD)/emilia
 	  CHROMIUM=$$(command -v chromium) CHROMEDRIVER=$$(command -v chromedriver) \
 	  timeout 300 $(WEB_PYTHON) tests/web/test_web.py
 
-# ---- bench-web: bench/web.sh (bench/web-results.md); the other WEB_SIMD built in build/web-alt ----
+# ---- bench-web: bench/scripts/web.sh (bench/results/web-results.md); the other WEB_SIMD built in build/web-alt ----
 WEB_ALT_SIMD := $(if $(filter 1,$(WEB_SIMD)),0,1)
 web_simd_name = $(if $(filter 1,$(1)),SIMD128,no SIMD)
 BENCH_RUNS ?= 5
 bench-web: web emilia
 	@$(MAKE) --no-print-directory WEB_SIMD=$(WEB_ALT_SIMD) WEB_OUT=build/web-alt web >/dev/null
-	sh bench/web.sh $(WEB_OUT) "$(call web_simd_name,$(WEB_SIMD))" build/web-alt \
+	sh bench/scripts/web.sh $(WEB_OUT) "$(call web_simd_name,$(WEB_SIMD))" build/web-alt \
 	  "$(call web_simd_name,$(WEB_ALT_SIMD))" $(BENCH_RUNS)

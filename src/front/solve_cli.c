@@ -1,0 +1,392 @@
+/*
+ * solve_cli.c - `emilia solve`: exact (or WLD) solves of OBF positions.
+ *
+ * Input: an OBF file (one position per line; blank lines and lines
+ * starting with '#' or '%' are skipped), or, when the argument is not a
+ * readable file, a single OBF line or a transcript from the start position.
+ * Output: a table on stdout (or JSON Lines with --json), progress on
+ * stderr, malformed lines reported on stderr with their line number and
+ * skipped.  Exit status: 0 when every position was solved and agrees with
+ * the file's expected score; 1 when a result is WRONG or a line was
+ * malformed or a solve was interrupted; 2 for a usage error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bounds.h"
+#include "cli.h"
+#include "endgame.h"
+#include "progress.h"
+#include "text.h"
+#include "util.h"
+
+typedef struct SolveCli {
+	EndgameOptions opt;
+	bool json;
+	bool quiet;
+	const char *source;  /* file name, for messages */
+	FILE *results;       /* --results: OBF result lines (RESULTS.tmp until the end) */
+	int n;               /* position number (non-blank, non-comment lines) */
+	int positions;       /* solved */
+	int wrong;
+	int malformed;
+	int aborted;
+	uint64_t nodes;
+	double seconds;
+	/* progress state */
+	int cur_n;
+	double last_report;
+	ProgressEta eta;     /* time left shown, per position */
+	bool tty;
+} SolveCli;
+
+static int usage(void)
+{
+	fprintf(stderr,
+	        "usage: emilia solve FILE.obf|OBF-LINE|TRANSCRIPT [--threads N] [--hash MB] [--wld]\n"
+	        "                    [--board 8|6|4] [--variant normal|anti] [--json] [--quiet]\n"
+	        "                    [--results FILE]\n");
+	return 2;
+}
+
+/* Progress on stderr for solves longer than 2 s.  The raw estimate
+ * assumes the first root move (full window) costs about as much as three
+ * of the others (null windows): rough, and reset by each aspiration pass,
+ * so what is shown only counts down (progress.h). */
+static void progress(void *user, int bound, uint64_t nodes, double elapsed, int move_index, int moves)
+{
+	SolveCli *c = user;
+	if (c->quiet || elapsed < 2.0 || elapsed - c->last_report < (c->tty ? 1.0 : 10.0))
+		return;
+	c->last_report = elapsed;
+	char est[64] = "";
+	if (moves > 0) {
+		double left = progress_eta_update(&c->eta, elapsed, progress_solve_raw(elapsed, move_index, moves));
+		if (left > 0)
+			snprintf(est, sizeof est, ", move %d/%d, ~%.0f s left", move_index + 1, moves, left);
+		else
+			snprintf(est, sizeof est, ", move %d/%d, finishing", move_index + 1, moves);
+	}
+	fprintf(stderr, "%sposition %d: bound %+d, %llu nodes, %.1f s, %.1f Mn/s%s%s", c->tty ? "\r" : "", c->cur_n,
+	        bound, (unsigned long long)nodes, elapsed, elapsed > 0 ? nodes / elapsed / 1e6 : 0.0, est,
+	        c->tty ? "   " : "\n");
+	fflush(stderr);
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static bool parse_disable(const char *list, unsigned *features)
+{
+	static const char *const names[] = { "lastn", "parity", "tt", "stability", "etc", "fastest", "sortsearch",
+		                             "aspiration", "presearch", "local" };
+	unsigned f = *features ? *features : ENDGAME_F_ALL;
+	const char *s = list;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+		int k = -1;
+		for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
+				k = i;
+		if (k < 0)
+			return false;
+		f &= ~(1u << k);
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	*features = f ? f : (1u << 31); /* nonzero: 0 would mean "all" */
+	return true;
+}
+
+static void solve_one(SolveCli *c, const ObfPosition *pos)
+{
+	const int size = c->opt.size;
+	c->cur_n = c->n;
+	c->last_report = 0;
+	progress_eta_init(&c->eta);
+	EndgameResult r = endgame_solve(pos->board, &c->opt);
+	if (!c->quiet && c->tty && r.seconds >= 2.0)
+		fprintf(stderr, "\r%60s\r", "");
+	int empties = bit_count(board_geometry(size) & ~(pos->board.p | pos->board.o));
+	char mv[8], obf[80];
+	if (r.move == BOARD_NOMOVE)
+		strcpy(mv, "--");
+	else
+		text_square(r.move, mv);
+	text_write_obf(pos->board, pos->side, size, obf);
+	int exp = 0;
+	bool listed = false;
+	bool has_exp = text_obf_expected(pos, r.move, &exp, &listed);
+	bool ok = true;
+	if (has_exp) {
+		if (c->opt.wld) {
+			int sign = exp > 0 ? 1 : exp < 0 ? -1 : 0;
+			ok = r.score == sign;
+		} else {
+			ok = r.score == exp && listed;
+		}
+	}
+	if (r.aborted)
+		ok = false;
+	double nps = r.seconds > 0 ? (double)r.nodes / r.seconds : 0;
+	c->positions++;
+	c->nodes += r.nodes;
+	c->seconds += r.seconds;
+	if (r.aborted)
+		c->aborted++;
+	else if (has_exp && !ok)
+		c->wrong++;
+	if (c->results) {
+		char line[128];
+		text_write_obf_result(pos->board, pos->side, size, r.move, r.score, c->opt.wld, line);
+		fprintf(c->results, "%s\n", line);
+	}
+	if (c->json) {
+		printf("{\"n\":%d,\"board\":", c->n);
+		json_string(obf);
+		printf(",\"empties\":%d,\"move\":\"%s\",\"score\":%d,\"nodes\":%llu,\"seconds\":%.3f,\"nps\":%.0f",
+		       empties, mv, r.score, (unsigned long long)r.nodes, r.seconds, nps);
+		if (has_exp)
+			printf(",\"expected\":%d,\"ok\":%s", c->opt.wld ? (exp > 0) - (exp < 0) : exp,
+			       ok ? "true" : "false");
+		if (r.aborted)
+			printf(",\"aborted\":true");
+		printf("}\n");
+	} else {
+		char sc[16];
+		snprintf(sc, sizeof sc, "%+d", r.score);
+		printf("%4d %7d %5s %9s %14llu %9.3f %12.0f  %s\n", c->n, empties, mv, sc,
+		       (unsigned long long)r.nodes, r.seconds, nps,
+		       r.aborted ? "ABORTED" : has_exp ? (ok ? "ok" : "WRONG") : "-");
+	}
+	fflush(stdout);
+}
+
+static void header(const SolveCli *c)
+{
+	if (!c->json)
+		printf("%4s %7s %5s %9s %14s %9s %12s  %s\n", "n", "empties", "move", "score", "nodes", "seconds",
+		       "nodes/s", "result");
+}
+
+static void totals(const SolveCli *c)
+{
+	double nps = c->seconds > 0 ? (double)c->nodes / c->seconds : 0;
+	if (c->json) {
+		printf("{\"totals\":true,\"positions\":%d,\"wrong\":%d,\"malformed\":%d,\"aborted\":%d,"
+		       "\"nodes\":%llu,\"seconds\":%.3f,\"nps\":%.0f}\n",
+		       c->positions, c->wrong, c->malformed, c->aborted, (unsigned long long)c->nodes, c->seconds, nps);
+	} else {
+		printf("totals: positions %d, wrong %d, malformed %d, nodes %llu, seconds %.3f, nodes/s %.0f\n",
+		       c->positions, c->wrong, c->malformed, (unsigned long long)c->nodes, c->seconds, nps);
+	}
+}
+
+/* One line of a file: skip blanks and comments, report malformed lines. */
+static void solve_line(SolveCli *c, char *line, long lineno)
+{
+	ObfPosition pos;
+	char err[TEXT_ERR];
+	int k = text_obf_file_line(line, c->opt.size, &pos, err);
+	if (!k)
+		return;
+	c->n++;
+	if (k < 0) {
+		fprintf(stderr, "%s:%ld: %s (line skipped)\n", c->source, lineno, err);
+		c->malformed++;
+		return;
+	}
+	solve_one(c, &pos);
+}
+
+static void solve_line_cb(void *user, char *line, long lineno)
+{
+	solve_line(user, line, lineno);
+}
+
+/* The tables of this command's solves, kept from one position to the next
+ * (for the program's life: nothing else solves). */
+static EndgameTables *solve_tables;
+
+/* Make the solver's tables now (mapped, not written), and say so on stderr
+ * when the table had to be smaller than asked (never silently solve
+ * without one). */
+static void reserve_table(EndgameOptions *opt)
+{
+	const uint64_t want = opt->hash_mb > 0 ? (uint64_t)opt->hash_mb << 20 : 0;
+	uint64_t got = 0;
+	if (!solve_tables)
+		solve_tables = endgame_tables_new();
+	opt->tables = solve_tables; /* NULL (out of memory): each solve makes its own */
+	if (!solve_tables || !endgame_tables_reserve(solve_tables, want, &got, true)
+	    || got >= endgame_table_size_for(want))
+		return; /* (in use: cannot happen here, nothing else solves) */
+	char size[32];
+	if (got >= (1u << 20))
+		snprintf(size, sizeof size, "%llu MiB", (unsigned long long)(got >> 20));
+	else
+		snprintf(size, sizeof size, "%llu KiB", (unsigned long long)(got >> 10));
+	fprintf(stderr, "solve: cannot allocate %d MiB of hash: solving with %s%s\n",
+	        opt->hash_mb > 0 ? opt->hash_mb : (int)(endgame_table_size_for(0) >> 20),
+	        got ? "a table of " : "no table", got ? size : "");
+}
+
+int cli_solve(int argc, char **argv)
+{
+	SolveCli c;
+	memset(&c, 0, sizeof c);
+	c.opt = endgame_default_options();
+	long v;
+	char input[4096];
+	size_t ilen = 0;
+	input[0] = 0;
+	int npos = 0;
+	const char *results = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--threads") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, &v)) {
+				fprintf(stderr, "solve: threads must be %d..%d, not '%s'\n", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX,
+				        argv[i]);
+				return 2;
+			}
+			c.opt.threads = (int)v;
+		} else if (!strcmp(a, "--hash") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX, &v)) {
+				fprintf(stderr, "solve: hash must be %d..%d MB, not '%s'\n", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX,
+				        argv[i]);
+				return 2;
+			}
+			char why[128];
+			if (util_hash_refused(v, util_mem_available(), why, sizeof why)) {
+				fprintf(stderr, "solve: %s\n", why);
+				return 2;
+			}
+			c.opt.hash_mb = (int)v;
+		} else if (!strcmp(a, "--board") && i + 1 < argc) {
+			if (!util_parse_int(argv[++i], 4, 8, &v) || !board_geometry((int)v)) {
+				fprintf(stderr, "solve: board size must be 8, 6 or 4, not '%s'\n", argv[i]);
+				return 2;
+			}
+			c.opt.size = (int)v;
+		} else if (!strcmp(a, "--variant") && i + 1 < argc) {
+			const char *s = argv[++i];
+			if (!strcmp(s, "normal"))
+				c.opt.variant = VARIANT_NORMAL;
+			else if (!strcmp(s, "anti"))
+				c.opt.variant = VARIANT_ANTI;
+			else {
+				fprintf(stderr, "solve: variant must be normal or anti, not '%s'\n", s);
+				return 2;
+			}
+		} else if (!strcmp(a, "--disable") && i + 1 < argc) {
+			/* benchmarks: switch techniques off one by one */
+			if (!parse_disable(argv[++i], &c.opt.features)) {
+				fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n",
+				        "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration,presearch,local", argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(a, "--results") && i + 1 < argc) {
+			results = argv[++i];
+		} else if (!strcmp(a, "--wld")) {
+			c.opt.wld = true;
+		} else if (!strcmp(a, "--json")) {
+			c.json = true;
+		} else if (!strcmp(a, "--quiet")) {
+			c.quiet = true;
+		} else if (a[0] == '-' && a[1] == '-' && a[2] && strlen(a) < 16) {
+			/* (longer words are boards: an OBF line may start with "--") */
+			fprintf(stderr, "solve: unknown option '%s'\n", a);
+			return usage();
+		} else {
+			/* positional words are joined: an OBF line may come as two words */
+			size_t l = strlen(a);
+			if (ilen + l + 2 > sizeof input) {
+				fprintf(stderr, "solve: input too long\n");
+				return 2;
+			}
+			if (ilen)
+				input[ilen++] = ' ';
+			memcpy(input + ilen, a, l + 1);
+			ilen += l;
+			npos++;
+		}
+	}
+	if (!npos)
+		return usage();
+	char results_tmp[4096];
+	if (results) {
+		snprintf(results_tmp, sizeof results_tmp, "%s.tmp", results);
+		if (!(c.results = fopen(results_tmp, "w"))) {
+			fprintf(stderr, "solve: cannot write %s: %s\n", results_tmp, strerror(errno));
+			return 2;
+		}
+	}
+	reserve_table(&c.opt);
+	c.tty = isatty(fileno(stderr));
+	c.opt.progress_root = progress;
+	c.opt.progress_user = &c;
+	FILE *f = npos == 1 ? fopen(input, "r") : NULL;
+	if (f) {
+		c.source = input;
+		header(&c);
+		int rc = util_for_each_line(f, solve_line_cb, &c) ? 0 : 1;
+		if (ferror(f)) {
+			fprintf(stderr, "solve: %s: read error: %s\n", input, strerror(errno));
+			rc = 1;
+		}
+		fclose(f);
+		if (rc) {
+			if (c.results) {
+				fclose(c.results);
+				remove(results_tmp);
+			}
+			return 1;
+		}
+	} else {
+		ObfPosition pos;
+		char err[TEXT_ERR], err2[TEXT_ERR];
+		if (!text_parse_obf(input, c.opt.size, &pos, err)) {
+			Game g;
+			game_init(&g, c.opt.size, c.opt.variant);
+			if (!text_apply_transcript(&g, input, err2)) {
+				fprintf(stderr, "solve: '%.60s%s' is not a readable file, an OBF line (%s) or a transcript (%s)\n",
+				        input, strlen(input) > 60 ? "..." : "", err, err2);
+				return 2;
+			}
+			memset(&pos, 0, sizeof pos);
+			pos.board = g.board;
+			pos.side = g.side;
+		}
+		c.source = "argument";
+		c.n = 1;
+		header(&c);
+		solve_one(&c, &pos);
+	}
+	totals(&c);
+	if (c.results) {
+		/* the file appears under its name only when complete */
+		if (fflush(c.results) || ferror(c.results) || fsync(fileno(c.results)) || fclose(c.results)
+		    || rename(results_tmp, results)) {
+			fprintf(stderr, "solve: cannot write %s: %s\n", results, strerror(errno));
+			remove(results_tmp);
+			return 1;
+		}
+	}
+	return c.wrong || c.malformed || c.aborted ? 1 : 0;
+}

@@ -1,0 +1,2 @@
+#include "core.h"
+#include "front.h"
