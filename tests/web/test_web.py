@@ -501,13 +501,28 @@ class WebTest(unittest.TestCase):
         self.shot("review")
         # a move of the review shows its position, with the best move
         worst = max(want, key=lambda m: m["loss"])
+        size = "return document.getElementById('board').getBoundingClientRect().height"
+        height = self.driver.execute_script(size)
         self.driver.find_element(By.CSS_SELECTOR, '#review tr[data-n="%d"]' % worst["n"]).click()
+        self.assertEqual(self.driver.execute_script(size), height, "the board changed its size")
         played = self.driver.execute_script("return Array.from(document.querySelectorAll('#board [data-played]'))"
                                             ".map((e) => e.dataset.square)")
         best = self.driver.execute_script("return Array.from(document.querySelectorAll('#board [data-best]'))"
                                           ".map((e) => e.dataset.square)")
         self.assertEqual(played, [worst["move"]])
         self.assertEqual(best, [worst["best"]])
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        self.shot("review-move")
+        # its board: the position before that move, by the rules
+        s = self.state()
+        n = worst["n"]
+        moves = s["moves"][:2 * (n - 1)]
+        self.assertEqual({c: d for c, d, _, _ in s["cells"]}, self.ref("8x8").at(moves)["cells"])
+        self.click(worst["move"])
+        self.assertIn("looking at the review", self.state()["message"])
+        self.driver.find_element(By.ID, "back").click()
+        s = self.state()
+        self.assertEqual({c: d for c, d, _, _ in s["cells"]}, self.ref("8x8").at(s["moves"])["cells"])
 
     def test_10_bad_paste(self):
         """Bad text to load: a clear message, and the game as it was."""
