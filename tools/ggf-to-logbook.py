@@ -13,7 +13,7 @@ import sys
 
 # the move rules of bench/scripts/wthor-positions.py (flips, has_move)
 _spec = importlib.util.spec_from_file_location(
-    'wthor_positions', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench', 'wthor-positions.py'))
+    'wthor_positions', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench', 'scripts', 'wthor-positions.py'))
 _rules = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_rules)
 flips, has_move = _rules.flips, _rules.has_move
