@@ -6,6 +6,14 @@
 #include "ugi.h"
 #include "util.h"
 
+/* The largest number a go argument may carry: 10^12, or LONG_MAX where a
+ * long cannot hold it (32-bit targets, the WebAssembly build). */
+#if LONG_MAX / 1000 >= 1000000000L
+#define UGI_GO_MAX 1000000000000L
+#else
+#define UGI_GO_MAX LONG_MAX
+#endif
+
 #define UGI_NAME "Emilia"
 #define UGI_AUTHOR "the Emilia authors"
 
@@ -142,7 +150,7 @@ bool ugi_go_limits(const Ugi *u, int argc, char **argv, EngineLimits *out, char 
 			infinite = true;
 			continue;
 		}
-		if (!v || !util_parse_int(v, -1000000000L, 1000000000000L, &x)) {
+		if (!v || !util_parse_int(v, -1000000000L, UGI_GO_MAX, &x)) {
 			snprintf(err, errlen, "go: '%.40s' needs a number", k);
 			return false;
 		}
