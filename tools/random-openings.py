@@ -17,6 +17,7 @@ _spec = importlib.util.spec_from_file_location(
 _rules = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_rules)
 flips = _rules.flips
+has_move = _rules.has_move
 
 
 def square_name(sq):
@@ -60,8 +61,7 @@ def one_opening(rng, plies):
         opp &= ~f
         me, opp = opp, me
         moves.append(sq)
-    empty = ~(me | opp) & (2 ** 64 - 1)
-    if not any(empty >> s & 1 and flips(me, opp, s) for s in range(64)):
+    if not has_move(me, opp):
         return None  # the side to move would have to pass
     # me is the side to move: black when the number of moves is even
     black, white = (me, opp) if plies % 2 == 0 else (opp, me)
