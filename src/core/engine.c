@@ -463,7 +463,7 @@ static bool engine_solve(Engine *e, const Game *g, SearchRootMove *rm, int n, in
 	*nodes += r.nodes;
 	*sel = SEARCH_SEL_NONE;
 	if (r.aborted || atomic_load(&e->sh.stop)) {
-		if (r.sel_level < 0 || r.sel_move < 0)
+		if (r.sel_level < 0)
 			return false;
 		*sel = r.sel_level;
 		r.move = r.sel_move;
