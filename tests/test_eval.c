@@ -127,6 +127,99 @@ START_TEST(test_features_match_reference)
 }
 END_TEST
 
+/* The state's view 0 must be the from-scratch indices (offsets removed)
+ * of (p, o), and view 1 those of (o, p). */
+static void assert_state_is(const PatternState *s, uint64_t p, uint64_t o)
+{
+	uint32_t r[PATTERN_FEATURES], q[PATTERN_FEATURES];
+	patterns_features_ref(p, o, r);
+	patterns_features_ref(o, p, q);
+	for (int i = 0; i < PATTERN_INSTANCES; i++) {
+		const uint32_t off = patterns_offset(patterns_instance_pattern(i));
+		ck_assert_uint_eq(s->idx[0][i], r[i] - off);
+		ck_assert_uint_eq(s->idx[1][i], q[i] - off);
+	}
+}
+
+/* Incremental indices along random game paths, with passes, undo and
+ * whole games, equal the square-by-square reference at every step, and
+ * the incremental scores equal eval_score, for both kernels (which
+ * compute the state's start) and the 8x8 and 6x6 evaluators. */
+START_TEST(test_incremental_state)
+{
+	const int saved = patterns_kernel();
+	const int kernel = _i;
+	if (!patterns_set_kernel(kernel)) {
+		ck_assert(!EMILIA_HAVE_AVX2 && kernel == PATTERNS_KERNEL_PEXT);
+		return;
+	}
+	uint64_t rng = 0xABCDEF12u + (uint64_t)kernel;
+	static int16_t w[PATTERN_WEIGHTS];
+	for (int j = 0; j < PATTERN_WEIGHTS; j++)
+		w[j] = (int16_t)(test_rand(&rng) % 2001) - 1000;
+	const Evaluator *ev8 = eval_get(8, VARIANT_NORMAL), *ev6 = eval_get(6, VARIANT_NORMAL);
+	int passes = 0, undos = 0, steps = 0;
+	for (int game = 0; game < 3000; game++) {
+		const int size = game % 4 == 3 ? 6 : 8;
+		const Evaluator *ev = size == 8 ? ev8 : ev6;
+		const uint64_t geo = board_geometry(size);
+		Board b = board_start(size);
+		/* the state of the evaluator's own board and the raw 8x8 one */
+		EvalState es;
+		PatternState ps, back;
+		eval_state_init(ev, b.p, b.o, &es);
+		patterns_state_init(&ps, b.p, b.o);
+		for (int ply = 0; ply < 80; ply++) {
+			const uint64_t m = board_moves(b.p, b.o) & geo;
+			if (!m) {
+				if (!(board_moves(b.o, b.p) & geo))
+					break;
+				b = board_pass(b);
+				patterns_state_pass(&ps, &ps);
+				eval_state_pass(ev, &es, &es);
+				passes++;
+			} else {
+				int k = (int)(test_rand(&rng) % (uint64_t)bit_count(m));
+				uint64_t mm = m;
+				while (k--)
+					mm = bit_pop(mm);
+				const int sq = bit_first(mm);
+				const uint64_t flips = board_flips(b.p, b.o, sq);
+				const Board c = board_apply(b, sq, flips);
+				/* the child's score without its state */
+				ck_assert_int_eq(eval_score_play(ev, &es, sq, flips, c.p, c.o), eval_score(ev, c.p, c.o));
+				if (size == 8)
+					ck_assert_int_eq(patterns_score_play(&ps, sq, flips, c.p, c.o, w),
+					                 patterns_score(c.p, c.o, w));
+				patterns_state_play(&ps, sq, flips, &back);
+				/* undo: back to the parent exactly, then forward again */
+				if (test_rand(&rng) % 4 == 0) {
+					PatternState undone;
+					patterns_state_undo(&back, sq, flips, &undone);
+					ck_assert(memcmp(&undone, &ps, sizeof ps) == 0);
+					patterns_state_undo(&back, sq, flips, &back);
+					ck_assert(memcmp(&back, &ps, sizeof ps) == 0);
+					patterns_state_play(&back, sq, flips, &back);
+					undos++;
+				}
+				ps = back;
+				eval_state_play(ev, &es, sq, flips, &es);
+				b = c;
+			}
+			steps++;
+			assert_state_is(&ps, b.p, b.o);
+			if (size == 8)
+				ck_assert_int_eq(patterns_score_state(&ps, b.p, b.o, w), patterns_score(b.p, b.o, w));
+			ck_assert_int_eq(eval_score_state(ev, b.p, b.o, &es), eval_score(ev, b.p, b.o));
+		}
+	}
+	ck_assert_int_gt(passes, 100);
+	ck_assert_int_gt(undos, 10000);
+	ck_assert_int_gt(steps, 150000);
+	patterns_set_kernel(saved);
+}
+END_TEST
+
 START_TEST(test_symmetry_invariance)
 {
 	ck_assert_ptr_null(eval_builtin_error());
@@ -1239,6 +1332,7 @@ static Suite *eval_suite(void)
 	TCase *t = tcase_create("eval");
 	tcase_add_test(t, test_feature_set_shape);
 	tcase_add_loop_test(t, test_features_match_reference, PATTERNS_KERNEL_MULTIPLY, PATTERNS_KERNEL_PEXT + 1);
+	tcase_add_loop_test(t, test_incremental_state, PATTERNS_KERNEL_MULTIPLY, PATTERNS_KERNEL_PEXT + 1);
 	tcase_add_test(t, test_symmetry_invariance);
 	tcase_add_test(t, test_trained_weights_sensible);
 	tcase_add_test(t, test_weight_file_round_trip);

@@ -216,11 +216,57 @@ int eval_score_fine(const Evaluator *e, uint64_t p, uint64_t o)
 	return clamp_fine(patterns_score(p << e->shift, o << e->shift, w));
 }
 
+void eval_state_init(const Evaluator *e, uint64_t p, uint64_t o, EvalState *s)
+{
+	if (e->kind == KIND_PATTERN)
+		patterns_state_init(s, p << e->shift, o << e->shift);
+}
+
+void eval_state_play(const Evaluator *e, const EvalState *s, int sq, uint64_t flips, EvalState *out)
+{
+	if (e->kind == KIND_PATTERN)
+		patterns_state_play(s, sq + e->shift, flips << e->shift, out);
+}
+
+void eval_state_pass(const Evaluator *e, const EvalState *s, EvalState *out)
+{
+	if (e->kind == KIND_PATTERN)
+		patterns_state_pass(s, out);
+}
+
+/* Round 1/EVAL_FINE discs to discs, halves away from zero: symmetric for
+ * both sides. */
+static int round_fine(int s)
+{
+	return s >= 0 ? (s + EVAL_FINE / 2) / EVAL_FINE : -((-s + EVAL_FINE / 2) / EVAL_FINE);
+}
+
+int eval_score_state(const Evaluator *e, uint64_t p, uint64_t o, const EvalState *s)
+{
+	if (e->kind == KIND_HAND)
+		return round_fine(clamp_fine(hand_score(e, p, o)));
+	const int empties = e->size * e->size - bit_count(p | o);
+	if (empties == 0)
+		return board_final_score((Board){ p, o }, e->size, e->variant);
+	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
+	return round_fine(clamp_fine(patterns_score_state(s, p << e->shift, o << e->shift, w)));
+}
+
+int eval_score_play(const Evaluator *e, const EvalState *s, int sq, uint64_t flips, uint64_t p, uint64_t o)
+{
+	if (e->kind == KIND_HAND)
+		return round_fine(clamp_fine(hand_score(e, p, o)));
+	const int empties = e->size * e->size - bit_count(p | o);
+	if (empties == 0)
+		return board_final_score((Board){ p, o }, e->size, e->variant);
+	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
+	return round_fine(clamp_fine(
+		patterns_score_play(s, sq + e->shift, flips << e->shift, p << e->shift, o << e->shift, w)));
+}
+
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o)
 {
-	int s = eval_score_fine(e, p, o);
-	/* round half away from zero: symmetric for both sides */
-	return s >= 0 ? (s + EVAL_FINE / 2) / EVAL_FINE : -((-s + EVAL_FINE / 2) / EVAL_FINE);
+	return round_fine(eval_score_fine(e, p, o));
 }
 
 Evaluator *eval_new(const int16_t *w)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "game.h"
+#include "patterns.h"
 
 typedef struct Evaluator Evaluator;
 
@@ -34,6 +35,26 @@ uint32_t eval_set_id(int size, Variant v);
 
 /* Static evaluation of (p to move, o). */
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o);
+
+/* Incremental evaluation for a search that walks a game tree: the
+ * pattern indices of a position kept in an EvalState (patterns.h's
+ * PatternState, on the evaluator's board: a 6x6 board shifted), updated
+ * on every move instead of computed from scratch at every leaf.
+ * eval_score_state(e, p, o, s) == eval_score(e, p, o) whenever s is the
+ * state of (p, o): eval_state_init's, or reached from one by
+ * eval_state_play / eval_state_pass along the moves that lead to (p, o).
+ * For an evaluator without patterns (4x4, the hand-tuned ones) the state
+ * is not used and the functions do nothing. */
+typedef PatternState EvalState;
+void eval_state_init(const Evaluator *e, uint64_t p, uint64_t o, EvalState *s);
+/* The state after the side to move plays sq, flipping flips. */
+void eval_state_play(const Evaluator *e, const EvalState *s, int sq, uint64_t flips, EvalState *out);
+/* The state after a pass. */
+void eval_state_pass(const Evaluator *e, const EvalState *s, EvalState *out);
+int eval_score_state(const Evaluator *e, uint64_t p, uint64_t o, const EvalState *s);
+/* eval_score(e, p, o) of the child (p to move, o) reached from the
+ * position of s by the move sq flipping flips, without making its state. */
+int eval_score_play(const Evaluator *e, const EvalState *s, int sq, uint64_t flips, uint64_t p, uint64_t o);
 
 /* Finer-grained evaluation: the same score in 1/EVAL_FINE discs, clamped
  * to [-64 * EVAL_FINE, 64 * EVAL_FINE]; eval_score() is this rounded to

@@ -71,6 +71,9 @@ static struct {
 	uint32_t pext_base[PATTERN_INSTANCES];
 	uint16_t pext_tab[PEXT_TABLE];
 	int kernel;
+	/* the incremental state: sq_pow[x][i] = 3^k when square x is digit
+	 * k of instance i, else 0 */
+	uint16_t sq_pow[64][PATTERN_INST_PAD];
 } T;
 
 static int sym_square(int sq, int s)
@@ -230,6 +233,11 @@ __attribute__((constructor)) static void patterns_init(void)
 		base += 1u << n;
 	}
 	T.kernel = patterns_kernel_default();
+	for (int i = 0; i < T.ninst; i++) {
+		uint16_t pw = 1;
+		for (int k = 0; k < defs[T.inst_pattern[i]].n; k++, pw = (uint16_t)(pw * 3))
+			T.sq_pow[T.inst_sq[i][k]][i] = pw;
+	}
 	/* the global features are part of the set too */
 	h = (h ^ (uint32_t)PATTERN_MOB_SIDE) * 16777619u;
 	h = (h ^ (uint32_t)PATTERN_POT_SIDE) * 16777619u;
@@ -403,4 +411,93 @@ void patterns_features_ref(uint64_t p, uint64_t o, uint32_t out[PATTERN_FEATURES
 	po = po < PATTERN_POT_SIDE ? po : PATTERN_POT_SIDE - 1;
 	out[PATTERN_INSTANCES + 1] = PATTERN_POT_OFFSET + (uint32_t)(pp * PATTERN_POT_SIDE + po);
 	out[PATTERN_INSTANCES + 2] = PATTERN_DISC_OFFSET + (uint32_t)(d + 64);
+}
+
+void patterns_state_init(PatternState *s, uint64_t p, uint64_t o)
+{
+	uint32_t f[PATTERN_FEATURES];
+	patterns_features(p, o, f);
+	memset(s, 0, sizeof *s);
+	for (int i = 0; i < PATTERN_INSTANCES; i++) {
+		const uint32_t v = f[i] - T.inst_offset[i];
+		s->idx[0][i] = (uint16_t)v;
+		/* swap the digits 1 and 2: the index of the colours exchanged */
+		uint32_t sw = 0, x = v, pw = 1;
+		for (; x; x /= 3, pw *= 3)
+			sw += pw * (x % 3 == 1 ? 2u : x % 3 == 2 ? 1u : 0u);
+		s->idx[1][i] = (uint16_t)sw;
+	}
+}
+
+/* The sum of sq_pow over the squares of m (m != 0: a move flips at
+ * least one disc). */
+static inline void sum_pow(uint64_t m, uint16_t *restrict out)
+{
+	const uint16_t *t = T.sq_pow[bit_first(m)];
+	for (int i = 0; i < PATTERN_INST_PAD; i++)
+		out[i] = t[i];
+	for (m = bit_pop(m); m; m = bit_pop(m)) {
+		t = T.sq_pow[bit_first(m)];
+		for (int i = 0; i < PATTERN_INST_PAD; i++)
+			out[i] = (uint16_t)(out[i] + t[i]);
+	}
+}
+
+void patterns_state_play(const PatternState *s, int sq, uint64_t flips, PatternState *out)
+{
+	uint16_t f[PATTERN_INST_PAD], a[PATTERN_INST_PAD], b[PATTERN_INST_PAD];
+	sum_pow(flips, f);
+	memcpy(a, s->idx[0], sizeof a);
+	memcpy(b, s->idx[1], sizeof b);
+	const uint16_t *t = T.sq_pow[sq];
+	for (int i = 0; i < PATTERN_INST_PAD; i++) {
+		out->idx[0][i] = (uint16_t)(b[i] + 2 * t[i] + f[i]);
+		out->idx[1][i] = (uint16_t)(a[i] + t[i] - f[i]);
+	}
+}
+
+int patterns_score_play(const PatternState *s, int sq, uint64_t flips, uint64_t p, uint64_t o, const int16_t *w)
+{
+	uint16_t f[PATTERN_INST_PAD], x[PATTERN_INST_PAD];
+	sum_pow(flips, f);
+	const uint16_t *t = T.sq_pow[sq];
+	for (int i = 0; i < PATTERN_INST_PAD; i++)
+		x[i] = (uint16_t)(s->idx[1][i] + 2 * t[i] + f[i]);
+	uint32_t g[PATTERN_GLOBALS];
+	patterns_globals(p, o, g);
+	int sum = w[g[0]] + w[g[1]] + w[g[2]];
+	for (int i = 0; i < PATTERN_INSTANCES; i++)
+		sum += w[T.inst_offset[i] + x[i]];
+	return sum;
+}
+
+void patterns_state_undo(const PatternState *s, int sq, uint64_t flips, PatternState *out)
+{
+	uint16_t f[PATTERN_INST_PAD], a[PATTERN_INST_PAD], b[PATTERN_INST_PAD];
+	sum_pow(flips, f);
+	memcpy(a, s->idx[0], sizeof a);
+	memcpy(b, s->idx[1], sizeof b);
+	const uint16_t *t = T.sq_pow[sq];
+	for (int i = 0; i < PATTERN_INST_PAD; i++) {
+		out->idx[0][i] = (uint16_t)(b[i] - t[i] + f[i]);
+		out->idx[1][i] = (uint16_t)(a[i] - 2 * t[i] - f[i]);
+	}
+}
+
+void patterns_state_pass(const PatternState *s, PatternState *out)
+{
+	uint16_t a[PATTERN_INST_PAD];
+	memcpy(a, s->idx[0], sizeof a);
+	memmove(out->idx[0], s->idx[1], sizeof a);
+	memcpy(out->idx[1], a, sizeof a);
+}
+
+int patterns_score_state(const PatternState *s, uint64_t p, uint64_t o, const int16_t *w)
+{
+	uint32_t g[PATTERN_GLOBALS];
+	patterns_globals(p, o, g);
+	int sum = w[g[0]] + w[g[1]] + w[g[2]];
+	for (int i = 0; i < PATTERN_INSTANCES; i++)
+		sum += w[T.inst_offset[i] + s->idx[0][i]];
+	return sum;
 }

@@ -117,4 +117,35 @@ uint32_t patterns_mobility_index(uint64_t p, uint64_t o);
 /* The three global entries (out[0..2]) for (p to move, o). */
 void patterns_globals(uint64_t p, uint64_t o, uint32_t out[PATTERN_GLOBALS]);
 
+/* Incremental pattern indices.  A PatternState holds every instance's
+ * ternary index (without its pattern's offset) in two views: view 0 is
+ * the side to move's (digit 1 its disc, 2 the opponent's), view 1 the
+ * opponent's (the digits swapped).  A move by the side to move at sq
+ * flipping `flips` turns (view 0, view 1) into the child's
+ * (view 1 + 2 T[sq] + F, view 0 + T[sq] - F), where T[x] holds 3^k for
+ * every instance that has x as its digit k and F is the sum of T over the
+ * flipped squares; a pass swaps the views.  Plain 16-bit lane arithmetic
+ * (3^10 < 2^16, and every intermediate wraps back into range), so the
+ * compiler's vector code and the scalar code agree; the indices equal
+ * patterns_features()'s, whichever kernel computes those. */
+enum { PATTERN_INST_PAD = (PATTERN_INSTANCES + 15) / 16 * 16 };
+typedef struct PatternState {
+	uint16_t idx[2][PATTERN_INST_PAD];
+} PatternState;
+
+/* The state of (p to move, o), from scratch. */
+void patterns_state_init(PatternState *s, uint64_t p, uint64_t o);
+/* The state after the side to move plays sq flipping flips (out may be s). */
+void patterns_state_play(const PatternState *s, int sq, uint64_t flips, PatternState *out);
+/* The state before that move, from the state after it (out may be s). */
+void patterns_state_undo(const PatternState *s, int sq, uint64_t flips, PatternState *out);
+/* The state after a pass (its own inverse; out may be s). */
+void patterns_state_pass(const PatternState *s, PatternState *out);
+/* patterns_score of the position after the side to move of s's position
+ * plays sq flipping flips, that is (p to move, o), from s: the same value
+ * as patterns_score_state of the child's state, without making it. */
+int patterns_score_play(const PatternState *s, int sq, uint64_t flips, uint64_t p, uint64_t o, const int16_t *w);
+/* patterns_score(p, o, w) from the state of (p, o). */
+int patterns_score_state(const PatternState *s, uint64_t p, uint64_t o, const int16_t *w);
+
 #endif

@@ -128,6 +128,7 @@ static void search_poll(SearchThread *t)
 typedef struct SearchSplit {
 	SplitNode node;                 /* first: the pool's part */
 	Board b;
+	EvalState es;                   /* b's evaluation state */
 	int depth, ply, kind, sel;
 	struct SearchMove *ml;          /* node.count moves */
 	int beta;
@@ -153,12 +154,21 @@ static inline int search_final(const SearchShared *sh, Board b)
 	return board_final_score(b, sh->size, sh->variant);
 }
 
-/* Static value of a leaf. */
-static inline int search_leaf(const SearchShared *sh, Board b)
+/* Static value of a leaf whose evaluation state is es. */
+static inline int search_leaf(const SearchShared *sh, Board b, const EvalState *es)
 {
 	if (!(sh->geo & ~(b.p | b.o)) || !b.p || !b.o)
 		return search_final(sh, b);
-	return eval_score(sh->ev, b.p, b.o);
+	return eval_score_state(sh->ev, b.p, b.o, es);
+}
+
+/* Static value of the leaf c reached from the position of es by the
+ * move sq flipping flips. */
+static inline int search_leaf_play(const SearchShared *sh, Board c, const EvalState *es, int sq, uint64_t flips)
+{
+	if (!(sh->geo & ~(c.p | c.o)) || !c.p || !c.o)
+		return search_final(sh, c);
+	return eval_score_play(sh->ev, es, sq, flips, c.p, c.o);
 }
 
 /* A node that the solver finishes (depth >= empties, not on the PV):
@@ -175,7 +185,7 @@ static int search_endgame(SearchThread *t, Board b, int alpha, int beta)
 }
 
 /* Depth 1: best child by static evaluation. */
-static int search_depth1(SearchThread *t, Board b, int alpha, int beta)
+static int search_depth1(SearchThread *t, Board b, const EvalState *es, int alpha, int beta)
 {
 	const SearchShared *sh = t->sh;
 	t->nodes++;
@@ -183,14 +193,17 @@ static int search_depth1(SearchThread *t, Board b, int alpha, int beta)
 	if (!moves) {
 		if (!(board_moves(b.o, b.p) & sh->geo))
 			return search_final(sh, b);
-		return -search_depth1(t, board_pass(b), -beta, -alpha);
+		EvalState pass;
+		eval_state_pass(sh->ev, es, &pass);
+		return -search_depth1(t, board_pass(b), &pass, -beta, -alpha);
 	}
 	int best = -SEARCH_INF;
 	for (; moves; moves = bit_pop(moves)) {
 		int sq = bit_first(moves);
-		Board c = board_apply(b, sq, board_flips(b.p, b.o, sq));
+		const uint64_t flips = board_flips(b.p, b.o, sq);
+		Board c = board_apply(b, sq, flips);
 		t->nodes++;
-		int v = -search_leaf(sh, c);
+		int v = -search_leaf_play(sh, c, es, sq, flips);
 		if (v > best) {
 			best = v;
 			if (v >= beta)
@@ -206,7 +219,8 @@ typedef struct SearchMove {
 	int val;
 } SearchMove;
 
-static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, int ply, int kind);
+static int search_pvs(SearchThread *t, Board b, const EvalState *es, int alpha, int beta, int depth, int ply,
+                      int kind);
 
 /* Depth of the shallow search used to order moves at depth `depth`. */
 static inline int search_sort_depth(int depth)
@@ -220,11 +234,12 @@ static inline int search_sort_depth(int depth)
 /* Ordering value of the table move (first whatever else is found). */
 #define SEARCH_TT_VAL (1 << 30)
 
-static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, int sd, int ply);
+static void search_split_order(SearchThread *t, Board b, const EvalState *es, SearchMove *ml, int n, int sd,
+                               int ply);
 
 /* Fill and score the move list of b (moves != 0). */
-static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, int depth, int ply,
-                        int kind, SearchMove *ml)
+static int search_order(SearchThread *t, Board b, const EvalState *es, uint64_t moves, int ttmove, int depth,
+                        int ply, int kind, SearchMove *ml)
 {
 	const SearchShared *sh = t->sh;
 	const bool anti = sh->variant == VARIANT_ANTI;
@@ -244,10 +259,8 @@ static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, in
 		int val = -(bit_count(om) + bit_count(om & sh->corners)) * 64;
 		if (bit_of(sq) & sh->corners)
 			val += anti ? -256 : 256;
-		if (sd == 0)
-			val -= search_leaf(sh, c) * 256;
-		else if (sd < 0 && depth >= SEARCH_SORT_EVAL_DEPTH)
-			val -= search_leaf(sh, c) * 64;
+		if (sd == 0 || (sd < 0 && depth >= SEARCH_SORT_EVAL_DEPTH))
+			val -= search_leaf_play(sh, c, es, sq, m->flips) * (sd == 0 ? 256 : 64);
 		m->val = val;
 	}
 	if (sd <= 0)
@@ -255,14 +268,16 @@ static int search_order(SearchThread *t, Board b, uint64_t moves, int ttmove, in
 	/* the children's shallow searches: shared with idle helpers when
 	 * they are worth it */
 	if (sd >= SEARCH_SPLIT_ORDER_MIN && n >= 3 && split_pool_has_idle(&sh->pool)) {
-		search_split_order(t, b, ml, n, sd, ply);
+		search_split_order(t, b, es, ml, n, sd, ply);
 		return n;
 	}
 	for (int i = 0; i < n; i++) {
 		if (ml[i].val == SEARCH_TT_VAL)
 			continue;
 		const Board c = board_apply(b, ml[i].sq, ml[i].flips);
-		ml[i].val -= search_pvs(t, c, -SEARCH_INF, SEARCH_INF, sd, ply + 1, NODE_CUT) * 256;
+		EvalState ces;
+		eval_state_play(sh->ev, es, ml[i].sq, ml[i].flips, &ces);
+		ml[i].val -= search_pvs(t, c, &ces, -SEARCH_INF, SEARCH_INF, sd, ply + 1, NODE_CUT) * 256;
 	}
 	return n;
 }
@@ -283,8 +298,8 @@ static inline void search_pick(SearchMove *ml, int i, int n)
 
 /* Multi-ProbCut at a non-PV node; returns true with *out set when the node
  * is cut. */
-static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int depth, int empties,
-                           int ply, int *out)
+static bool search_probcut(SearchThread *t, Board b, const EvalState *es, int alpha, int beta, int depth,
+                           int empties, int ply, int *out)
 {
 	const int sel = t->sel;
 	const ProbCutModel *pm = probcut_model(depth);
@@ -297,7 +312,7 @@ static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int de
 		int hb = (int)ceil(hi);
 		if (hb < -63)
 			hb = -63;
-		int v = search_pvs(t, b, hb - 1, hb, sd, ply, NODE_CUT);
+		int v = search_pvs(t, b, es, hb - 1, hb, sd, ply, NODE_CUT);
 		if (t->aborted)
 			return false;
 		if (v >= hb) {
@@ -310,7 +325,7 @@ static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int de
 		int la = (int)floor(lo);
 		if (la > 63)
 			la = 63;
-		int v = search_pvs(t, b, la, la + 1, sd, ply, NODE_ALL);
+		int v = search_pvs(t, b, es, la, la + 1, sd, ply, NODE_ALL);
 		if (t->aborted)
 			return false;
 		if (v <= la) {
@@ -323,15 +338,17 @@ static bool search_probcut(SearchThread *t, Board b, int alpha, int beta, int de
 
 /* A later move (not the first) of a node: PVS's null window, re-searched
  * with the open window at PV nodes when it lands inside it. */
-static int search_later(SearchThread *t, Board b, const SearchMove *m, int a, int beta, int depth, int ply,
-                        bool pvnode)
+static int search_later(SearchThread *t, Board b, const EvalState *es, const SearchMove *m, int a, int beta,
+                        int depth, int ply, bool pvnode)
 {
 	const Board c = board_apply(b, m->sq, m->flips);
+	EvalState ces;
+	eval_state_play(t->sh->ev, es, m->sq, m->flips, &ces);
 	if (pvnode)
 		t->pvlen[ply + 1] = 0;
-	int v = -search_pvs(t, c, -a - 1, -a, depth - 1, ply + 1, NODE_CUT);
+	int v = -search_pvs(t, c, &ces, -a - 1, -a, depth - 1, ply + 1, NODE_CUT);
 	if (pvnode && v > a && v < beta && !t->aborted)
-		v = -search_pvs(t, c, -beta, -a, depth - 1, ply + 1, NODE_PV);
+		v = -search_pvs(t, c, &ces, -beta, -a, depth - 1, ply + 1, NODE_PV);
 	return v;
 }
 
@@ -365,7 +382,9 @@ static void search_order_work(SearchThread *t, SearchSplit *sp)
 		if (m->val == SEARCH_TT_VAL)
 			continue;
 		const Board c = board_apply(sp->b, m->sq, m->flips);
-		const int v = search_pvs(t, c, -SEARCH_INF, SEARCH_INF, sp->order_depth, sp->ply + 1, NODE_CUT);
+		EvalState ces;
+		eval_state_play(t->sh->ev, &sp->es, m->sq, m->flips, &ces);
+		const int v = search_pvs(t, c, &ces, -SEARCH_INF, SEARCH_INF, sp->order_depth, sp->ply + 1, NODE_CUT);
 		if (search_stopped(t))
 			break;
 		m->val -= v * 256;
@@ -396,7 +415,7 @@ static void search_split_work(void *thread, SplitNode *node)
 		const SearchMove *m = &sp->ml[node->next++];
 		const int a = sp->alpha;
 		pthread_mutex_unlock(&node->lock);
-		int v = search_later(t, sp->b, m, a, sp->beta, sp->depth, sp->ply, pvnode);
+		int v = search_later(t, sp->b, &sp->es, m, a, sp->beta, sp->depth, sp->ply, pvnode);
 		if (search_stopped(t))
 			break;
 		pthread_mutex_lock(&node->lock);
@@ -446,11 +465,13 @@ static void search_split_run(SearchThread *t, SearchSplit *sp)
 
 /* Fill sp for a node b at `ply` (moves ml[0..n), handed out from
  * `next`); the caller sets root, order_depth and the PV. */
-static void search_split_init(SearchSplit *sp, const SearchThread *t, Board b, SearchMove *ml, int n, int next,
-                              int depth, int ply, int kind, int alpha, int beta, int best, int bestmove)
+static void search_split_init(SearchSplit *sp, const SearchThread *t, Board b, const EvalState *es, SearchMove *ml,
+                              int n, int next, int depth, int ply, int kind, int alpha, int beta, int best,
+                              int bestmove)
 {
 	split_node_init(&sp->node, t->sp, next, n);
 	sp->b = b;
+	sp->es = *es;
 	sp->depth = depth;
 	sp->ply = ply;
 	sp->kind = kind;
@@ -468,10 +489,11 @@ static void search_split_init(SearchSplit *sp, const SearchThread *t, Board b, S
 /* The shallow searches of search_order (depth sd) of the moves ml[0..n)
  * but the table move, shared with idle helpers; each subtracts its value
  * times 256 from the move's val. */
-static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, int sd, int ply)
+static void search_split_order(SearchThread *t, Board b, const EvalState *es, SearchMove *ml, int n, int sd,
+                               int ply)
 {
 	SearchSplit sp;
-	search_split_init(&sp, t, b, ml, n, 0, sd, ply, NODE_CUT, -SEARCH_INF, SEARCH_INF, -SEARCH_INF, TT_NO_MOVE);
+	search_split_init(&sp, t, b, es, ml, n, 0, sd, ply, NODE_CUT, -SEARCH_INF, SEARCH_INF, -SEARCH_INF, TT_NO_MOVE);
 	sp.order_depth = sd;
 	search_split_run(t, &sp);
 	split_node_destroy(&sp.node);
@@ -482,14 +504,14 @@ static void search_split_order(SearchThread *t, Board b, SearchMove *ml, int n, 
  * return the node's result is in *a, *best, *bestmove (and t->pv[ply] at
  * PV nodes), unless t->aborted.  At the root (`root` set: ply 0, a PV
  * node, ml in root order) each move's value and PV go to root[i]. */
-static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int depth, int ply, int kind,
-                         int beta, int *a, int *best, int *bestmove, SearchRootMove *root)
+static void search_split(SearchThread *t, Board b, const EvalState *es, SearchMove *ml, int n, int depth, int ply,
+                         int kind, int beta, int *a, int *best, int *bestmove, SearchRootMove *root)
 {
 	if (!root)
 		for (int i = 1; i < n - 1; i++)
 			search_pick(ml, i, n);
 	SearchSplit sp;
-	search_split_init(&sp, t, b, ml, n, 1, depth, ply, kind, *a, beta, *best, *bestmove);
+	search_split_init(&sp, t, b, es, ml, n, 1, depth, ply, kind, *a, beta, *best, *bestmove);
 	sp.root = root;
 	if (kind == NODE_PV && !root) {
 		sp.pvlen = t->pvlen[ply];
@@ -507,7 +529,8 @@ static void search_split(SearchThread *t, Board b, SearchMove *ml, int n, int de
 	split_node_destroy(&sp.node);
 }
 
-static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, int ply, int kind)
+static int search_pvs(SearchThread *t, Board b, const EvalState *es, int alpha, int beta, int depth, int ply,
+                      int kind)
 {
 	const SearchShared *sh = t->sh;
 	const bool pvnode = kind == NODE_PV;
@@ -521,10 +544,10 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		return search_endgame(t, b, alpha, beta);
 	if (depth <= 0 || ply >= SEARCH_MAX_PLY - 2) {
 		t->nodes++;
-		return search_leaf(sh, b);
+		return search_leaf(sh, b, es);
 	}
 	if (depth == 1 && !pvnode)
-		return search_depth1(t, b, alpha, beta);
+		return search_depth1(t, b, es, alpha, beta);
 	t->nodes++;
 	const uint64_t moves = board_moves(b.p, b.o) & sh->geo;
 	if (!moves) {
@@ -532,7 +555,10 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 			return search_final(sh, b);
 		if (pvnode)
 			t->pvlen[ply + 1] = 0;
-		int v = -search_pvs(t, board_pass(b), -beta, -alpha, depth, ply + 1, kind == NODE_PV ? NODE_PV : 3 - kind);
+		EvalState pass;
+		eval_state_pass(sh->ev, es, &pass);
+		int v = -search_pvs(t, board_pass(b), &pass, -beta, -alpha, depth, ply + 1,
+		                    kind == NODE_PV ? NODE_PV : 3 - kind);
 		if (pvnode && !t->aborted) {
 			t->pv[ply][0] = BOARD_PASS;
 			memcpy(&t->pv[ply][1], t->pv[ply + 1], sizeof(int) * (size_t)t->pvlen[ply + 1]);
@@ -562,14 +588,14 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 
 	if (!pvnode && sel < SEARCH_SEL_NONE && depth >= PROBCUT_MIN_DEPTH) {
 		int v;
-		if (search_probcut(t, b, alpha, beta, depth, empties, ply, &v))
+		if (search_probcut(t, b, es, alpha, beta, depth, empties, ply, &v))
 			return v;
 		if (t->aborted)
 			return 0;
 	}
 
 	SearchMove ml[SEARCH_MAX_MOVES];
-	const int n = search_order(t, b, moves, ttmove, depth, ply, kind, ml);
+	const int n = search_order(t, b, es, moves, ttmove, depth, ply, kind, ml);
 	if (t->aborted)
 		return 0;
 	int best = -SEARCH_INF, bestmove = TT_NO_MOVE, a = alpha;
@@ -579,10 +605,12 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		if (i == 0) {
 			if (pvnode)
 				t->pvlen[ply + 1] = 0;
-			v = -search_pvs(t, board_apply(b, ml[0].sq, ml[0].flips), -beta, -a, depth - 1, ply + 1,
+			EvalState ces;
+			eval_state_play(sh->ev, es, ml[0].sq, ml[0].flips, &ces);
+			v = -search_pvs(t, board_apply(b, ml[0].sq, ml[0].flips), &ces, -beta, -a, depth - 1, ply + 1,
 			                pvnode ? NODE_PV : 3 - kind);
 		} else {
-			v = search_later(t, b, &ml[i], a, beta, depth, ply, pvnode);
+			v = search_later(t, b, es, &ml[i], a, beta, depth, ply, pvnode);
 		}
 		if (t->aborted)
 			return 0;
@@ -603,7 +631,7 @@ static int search_pvs(SearchThread *t, Board b, int alpha, int beta, int depth, 
 		/* Young Brothers Wait: the first move is searched, share the rest */
 		if (i == 0 && n > 2 && depth >= SEARCH_SPLIT_MIN_DEPTH &&
 		    split_pool_has_idle(&sh->pool)) {
-			search_split(t, b, ml, n, depth, ply, kind, beta, &a, &best, &bestmove, NULL);
+			search_split(t, b, es, ml, n, depth, ply, kind, beta, &a, &best, &bestmove, NULL);
 			if (t->aborted)
 				return 0;
 			break;
@@ -620,7 +648,7 @@ int search_root_moves(SearchThread *t, Board b, SearchRootMove *rm)
 	for (uint64_t m = board_moves(b.p, b.o) & sh->geo; m; m = bit_pop(m)) {
 		int sq = bit_first(m);
 		Board c = board_apply(b, sq, board_flips(b.p, b.o, sq));
-		int v = -search_leaf(sh, c);
+		int v = !(sh->geo & ~(c.p | c.o)) || !c.p || !c.o ? -search_final(sh, c) : -eval_score(sh->ev, c.p, c.o);
 		int j = n++;
 		while (j > 0 && val[j - 1] < v) {
 			val[j] = val[j - 1];
@@ -657,6 +685,8 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 {
 	t->aborted = false;
 	t->partial = false;
+	EvalState es;
+	eval_state_init(t->sh->ev, b.p, b.o, &es);
 	int best = -SEARCH_INF, scores[SEARCH_MAX_MOVES];
 	SearchRootMove tmp[SEARCH_MAX_MOVES];
 	int done = 0;
@@ -681,9 +711,11 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 		int v;
 		if (i == 0 || (multipv > 1 && a == alpha)) {
 			t->pvlen[1] = 0;
-			v = -search_pvs(t, board_apply(b, m.sq, m.flips), -beta, -a, depth - 1, 1, NODE_PV);
+			EvalState ces;
+			eval_state_play(t->sh->ev, &es, m.sq, m.flips, &ces);
+			v = -search_pvs(t, board_apply(b, m.sq, m.flips), &ces, -beta, -a, depth - 1, 1, NODE_PV);
 		} else {
-			v = search_later(t, b, &m, a, beta, depth, 0, true);
+			v = search_later(t, b, &es, &m, a, beta, depth, 0, true);
 		}
 		if (t->aborted) {
 			/* keep a partial iteration whose first move got a value
@@ -710,7 +742,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 				ml[k].val = n - k;
 			}
 			int ra = best > alpha ? best : alpha, bm = rm[0].move;
-			search_split(t, b, ml, n, depth, 0, NODE_PV, beta, &ra, &best, &bm, tmp);
+			search_split(t, b, &es, ml, n, depth, 0, NODE_PV, beta, &ra, &best, &bm, tmp);
 			if (t->aborted) {
 				t->partial = scores[0] > alpha && scores[0] < beta;
 				if (!t->partial)
@@ -736,5 +768,7 @@ int search_root(SearchThread *t, Board b, SearchRootMove *rm, int n, int depth,
 int search_value(SearchThread *t, Board b, int depth, int alpha, int beta)
 {
 	t->aborted = false;
-	return search_pvs(t, b, alpha, beta, depth, 0, NODE_PV);
+	EvalState es;
+	eval_state_init(t->sh->ev, b.p, b.o, &es);
+	return search_pvs(t, b, &es, alpha, beta, depth, 0, NODE_PV);
 }
