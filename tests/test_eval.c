@@ -54,8 +54,9 @@ START_TEST(test_feature_set_shape)
 	int inst_per_pattern[PATTERN_COUNT] = { 0 };
 	for (int i = 0; i < PATTERN_INSTANCES; i++)
 		inst_per_pattern[patterns_instance_pattern(i)]++;
-	/* edge, 3x3, 2x5, rows 2-4, diagonals 8..4 */
-	const int want[PATTERN_COUNT] = { 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4 };
+	/* edge, 3x3, 2x5, rows 2-4, diagonals 8..4; triangle, edge block,
+	 * diagonal band, row 2 with the corners */
+	const int want[PATTERN_COUNT] = { 4, 4, 8, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4 };
 	uint32_t total = 0;
 	for (int p = 0; p < PATTERN_COUNT; p++) {
 		ck_assert_int_eq(inst_per_pattern[p], want[p]);
@@ -67,6 +68,14 @@ START_TEST(test_feature_set_shape)
 		total += s;
 	}
 	ck_assert_uint_eq(total, PATTERN_MOB_OFFSET);
+	/* version 2's patterns are the first ones, their instances first */
+	uint32_t v2 = 0;
+	for (int p = 0; p < PATTERN_V2_COUNT; p++)
+		v2 += patterns_size(p);
+	ck_assert_uint_eq(v2, PATTERN_V2_MOB_OFFSET);
+	for (int i = 0; i < PATTERN_INSTANCES; i++)
+		ck_assert_int_eq(patterns_instance_pattern(i) < PATTERN_V2_COUNT, i < 46);
+	ck_assert_uint_ne(patterns_v2_set_id(), patterns_set_id());
 	/* the a1-h8 diagonal read backwards is the same configuration */
 	uint32_t idx = 1 + 2 * 3; /* a1 own, b2 opponent */
 	uint32_t rev = 1 * 2187 + 2 * 729; /* h8 own, g7 opponent */
@@ -385,6 +394,15 @@ START_TEST(test_weight_file_rejection)
 	ck_assert(!loads(path, err));
 	ck_assert_msg(strstr(err, "version 1 is from an older Emilia"), "%s", err);
 	ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
+	/* version 2 (11 patterns): refused, pointing to the converter */
+	memcpy(img, builtin, len);
+	img[8] = 2;
+	img[9] = img[10] = img[11] = 0;
+	fix_weights_checksum(img, len);
+	write_bytes(path, img, len);
+	ck_assert(!loads(path, err));
+	ck_assert_msg(strstr(err, "version 2 is from an older Emilia") && strstr(err, "--widen"), "%s", err);
+	ck_assert_int_eq(eval_score_fine(e, pos.p ^ bit_of(19), pos.o), before);
 	ck_assert(!loads("/nonexistent/emilia.bin", err));
 	ck_assert(strstr(err, "/nonexistent/emilia.bin"));
 	write_bytes(path, (const unsigned char *)"", 0);
@@ -686,6 +704,88 @@ static int run_train(const char *args, char *out, size_t outlen)
 	int st = pclose(p);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+/* emilia-train --widen: a version 2 file (11 patterns) of random weights,
+ * for the 8x8 and the 6x6 game, becomes a version 3 file that evaluates
+ * every position as the version 2 layout says (new patterns zero); a
+ * version 3 file and garbage are refused. */
+START_TEST(test_widen_v2)
+{
+	const size_t n2 = (size_t)PATTERN_PHASES * PATTERN_V2_WEIGHTS;
+	int16_t *w2 = malloc(n2 * sizeof *w2);
+	ck_assert_ptr_nonnull(w2);
+	uint64_t rng = 0x5EED;
+	for (size_t i = 0; i < n2; i++)
+		w2[i] = (int16_t)((int)(test_rand(&rng) % 201) - 100);
+	for (int game = 0; game < 2; game++) {
+		const int size = game ? 6 : 8;
+		const uint32_t id2 = eval_set_id(size, VARIANT_NORMAL) ^ patterns_set_id() ^ patterns_v2_set_id();
+		size_t len;
+		unsigned char *img = weights_encode(w2, id2, PATTERN_PHASES, PATTERN_V2_WEIGHTS, &len);
+		ck_assert_ptr_nonnull(img);
+		img[8] = 2;
+		fix_weights_checksum(img, len);
+		char in[256], out[256], again[256];
+		snprintf(in, sizeof in, "%s", tmp_path("v2.bin"));
+		snprintf(out, sizeof out, "%s", tmp_path("v3.bin"));
+		snprintf(again, sizeof again, "%s", tmp_path("again.bin"));
+		write_bytes(in, img, len);
+		free(img);
+		char err[WEIGHTS_ERR], args[1024], msg[4096];
+		ck_assert(!loads(in, err));
+		snprintf(args, sizeof args, "--widen '%s' '%s'", in, out);
+		ck_assert_msg(run_train(args, msg, sizeof msg) == 0, "%s", msg);
+		Evaluator *e = eval_load(out, err);
+		ck_assert_msg(e != NULL, "%s", err);
+		ck_assert_int_eq(eval_size(e), size);
+		const int shift = size == 6 ? 9 : 0;
+		for (int k = 0; k < 2000; k++) {
+			Board b = random_position(&rng, 4 + (int)(test_rand(&rng) % 50));
+			if (size == 6) {
+				/* a random 6x6 game instead */
+				b = board_start(6);
+				for (int ply = (int)(test_rand(&rng) % 30); ply > 0; ply--) {
+					uint64_t m = board_moves(b.p, b.o) & board_geometry(6);
+					if (!m)
+						break;
+					int j = (int)(test_rand(&rng) % (uint64_t)bit_count(m));
+					while (j--)
+						m = bit_pop(m);
+					b = board_apply(b, bit_first(m), board_flips(b.p, b.o, bit_first(m)));
+				}
+			}
+			const int empties = size * size - bit_count(b.p | b.o);
+			if (!empties)
+				continue;
+			uint32_t f[PATTERN_FEATURES];
+			patterns_features_ref(b.p << shift, b.o << shift, f);
+			const int16_t *w = w2 + (size_t)patterns_phase(empties) * PATTERN_V2_WEIGHTS;
+			int s = 0;
+			for (int i = 0; i < 46; i++)
+				s += w[f[i]];
+			for (int g = 0; g < PATTERN_GLOBALS; g++)
+				s += w[f[PATTERN_INSTANCES + g] - PATTERN_MOB_OFFSET + PATTERN_V2_MOB_OFFSET];
+			s = s > 64 * EVAL_FINE ? 64 * EVAL_FINE : s < -64 * EVAL_FINE ? -64 * EVAL_FINE : s;
+			ck_assert_int_eq(eval_score_fine(e, b.p, b.o), s);
+		}
+		eval_free(e);
+		remove(in);
+		/* the result is version 3: widening it again is refused */
+		snprintf(args, sizeof args, "--widen '%s' '%s'", out, again);
+		ck_assert_int_ne(run_train(args, msg, sizeof msg), 0);
+		ck_assert_msg(strstr(msg, "version"), "%s", msg);
+		remove(out);
+	}
+	char junk[256], args[1024], msg[4096];
+	snprintf(junk, sizeof junk, "%s", tmp_path("junk.bin"));
+	write_bytes(junk, (const unsigned char *)"junk", 4);
+	snprintf(args, sizeof args, "--widen '%s' '%s.out'", junk, junk);
+	ck_assert_int_ne(run_train(args, msg, sizeof msg), 0);
+	ck_assert_msg(strstr(msg, "magic"), "%s", msg);
+	remove(junk);
+	free(w2);
+}
+END_TEST
 
 static unsigned char *slurp_path(const char *path, size_t *len)
 {
@@ -1337,6 +1437,7 @@ static Suite *eval_suite(void)
 	tcase_add_test(t, test_trained_weights_sensible);
 	tcase_add_test(t, test_weight_file_round_trip);
 	tcase_add_test(t, test_weight_file_rejection);
+	tcase_add_test(t, test_widen_v2);
 	tcase_add_test(t, test_weight_range);
 	tcase_add_test(t, test_weight_file_fifo);
 	tcase_add_test(t, test_wthor_reader);

@@ -62,6 +62,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "eval.h"
 #include "patterns.h"
 #include "text.h"
 #include "util.h"
@@ -96,6 +97,7 @@ static int usage(void)
 	        "                    [--label-depth D [--label-eval WEIGHTS]] (search labels)\n"
 	        "                    (solve the game positions with LO-HI empties; resumable)\n"
 	        "       emilia-train --speed N   (evaluations per second)\n"
+	        "       emilia-train --widen OLD NEW   (a version 2 weight file in this version's layout)\n"
 	        "       emilia-train --write-placeholder FILE   (the previous evaluation as weights)\n"
 	        "       emilia-train --fit-hand N   (fit and measure the hand-tuned 6x6 and Anti evaluations)\n"
 	        "       emilia-train --game-train anti|6x6|6x6-anti --out FILE [--games N] [--game-exact E]\n"
@@ -224,6 +226,53 @@ static void set_defaults(Options *o, LabelJob *lj)
 	o->ph_hi = PATTERN_PHASES - 1;
 }
 
+/* --widen OLD NEW: a weight file of version 2 (11 patterns) of any game
+ * in this version's layout, the new patterns' weights zero, so that it
+ * evaluates every position as before. */
+static int widen(const char *in, const char *out)
+{
+	static const struct { int size; Variant v; } games[] = {
+		{ 8, VARIANT_NORMAL }, { 8, VARIANT_ANTI }, { 6, VARIANT_NORMAL }, { 6, VARIANT_ANTI },
+	};
+	char err[WEIGHTS_ERR];
+	size_t len;
+	unsigned char *img = weights_read_file(in, 64u << 20, &len, err);
+	if (!img) {
+		fprintf(stderr, "emilia-train: %s\n", err);
+		return 1;
+	}
+	int16_t *old = xcalloc((size_t)PATTERN_PHASES * PATTERN_V2_WEIGHTS, sizeof *old);
+	size_t g = 0;
+	for (; g < sizeof games / sizeof games[0]; g++) {
+		/* a game's id is the set's id with the game's tag */
+		const uint32_t id = eval_set_id(games[g].size, games[g].v) ^ patterns_set_id() ^ patterns_v2_set_id();
+		if (weights_decode_version(img, len, 2, id, PATTERN_PHASES, PATTERN_V2_WEIGHTS, old, err))
+			break;
+	}
+	free(img);
+	if (g == sizeof games / sizeof games[0]) {
+		fprintf(stderr, "emilia-train: %s: %s\n", in, err);
+		free(old);
+		return 1;
+	}
+	int16_t *w = xcalloc((size_t)PATTERN_PHASES * PATTERN_WEIGHTS, sizeof *w);
+	for (int ph = 0; ph < PATTERN_PHASES; ph++) {
+		const int16_t *src = old + (size_t)ph * PATTERN_V2_WEIGHTS;
+		int16_t *dst = w + (size_t)ph * PATTERN_WEIGHTS;
+		memcpy(dst, src, sizeof *dst * PATTERN_V2_MOB_OFFSET);
+		memcpy(dst + PATTERN_MOB_OFFSET, src + PATTERN_V2_MOB_OFFSET,
+		       sizeof *dst * (PATTERN_WEIGHTS - PATTERN_MOB_OFFSET));
+	}
+	img = weights_encode(w, eval_set_id(games[g].size, games[g].v), PATTERN_PHASES, PATTERN_WEIGHTS, &len);
+	const bool ok = img && weights_write_file(out, img, len, err);
+	if (!ok)
+		fprintf(stderr, "emilia-train: %s\n", img ? err : "out of memory");
+	free(img);
+	free(old);
+	free(w);
+	return ok ? 0 : 1;
+}
+
 /* The command line into o, lj and *labels_dir: -1 when the run goes on,
  * else the exit status (the usage, or a command that ran: --speed,
  * --write-placeholder, --fit-hand). */
@@ -287,6 +336,8 @@ static int parse_args(int argc, char **argv, Options *o, LabelJob *lj, const cha
 		long l;
 		if (!strcmp(a, "--speed") && v && util_parse_int(v, 1, 1000000000, &l))
 			return speed(l);
+		if (!strcmp(a, "--widen") && v && i + 2 < argc)
+			return widen(v, argv[i + 2]);
 		if (!strcmp(a, "--write-placeholder") && v)
 			return write_placeholder(v);
 		if (!strcmp(a, "--fit-hand") && v && util_parse_int(v, 100, 10000000, &l)) {

@@ -38,6 +38,17 @@ static const PatternDef defs[PATTERN_COUNT] = {
 	{ "diag6", 6, { SQ('c', 1), SQ('d', 2), SQ('e', 3), SQ('f', 4), SQ('g', 5), SQ('h', 6) } },
 	{ "diag5", 5, { SQ('d', 1), SQ('e', 2), SQ('f', 3), SQ('g', 4), SQ('h', 5) } },
 	{ "diag4", 4, { SQ('e', 1), SQ('f', 2), SQ('g', 3), SQ('h', 4) } },
+	/* the patterns of weight file version 3 (incremental indices made
+	 * them cheap): the corner triangle, the edge with the inner block, a
+	 * band along the main diagonal, and row 2 with both corners */
+	{ "triangle", 10, { SQ('a', 1), SQ('b', 1), SQ('c', 1), SQ('d', 1), SQ('a', 2),
+	                    SQ('b', 2), SQ('c', 2), SQ('a', 3), SQ('b', 3), SQ('a', 4) } },
+	{ "edgeblock", 10, { SQ('a', 1), SQ('c', 1), SQ('d', 1), SQ('e', 1), SQ('f', 1),
+	                     SQ('h', 1), SQ('c', 2), SQ('d', 2), SQ('e', 2), SQ('f', 2) } },
+	{ "diagband", 10, { SQ('a', 1), SQ('b', 1), SQ('a', 2), SQ('b', 2), SQ('c', 2),
+	                    SQ('b', 3), SQ('c', 3), SQ('d', 3), SQ('c', 4), SQ('d', 4) } },
+	{ "row2+corners", 10, { SQ('a', 1), SQ('a', 2), SQ('b', 2), SQ('c', 2), SQ('d', 2),
+	                        SQ('e', 2), SQ('f', 2), SQ('g', 2), SQ('h', 2), SQ('h', 1) } },
 };
 
 /* One group: squares of an instance lying in distinct columns of the
@@ -49,7 +60,7 @@ typedef struct Group {
 	uint16_t tab[256];
 } Group;
 
-enum { MAX_GROUPS = 3 * PATTERN_INSTANCES, PEXT_TABLE = 20000 };
+enum { MAX_GROUPS = 4 * PATTERN_INSTANCES, PEXT_TABLE = 36000 };
 
 static struct {
 	uint32_t size[PATTERN_COUNT];
@@ -63,7 +74,7 @@ static struct {
 	int self_perm[PATTERN_COUNT][8][PATTERN_MAX_SQUARES];
 	int ngroups;
 	Group groups[MAX_GROUPS];
-	uint32_t set_id;
+	uint32_t set_id, v2_set_id;
 	/* the bit-extract kernel: each instance's squares as a mask, and a
 	 * table from the extracted bits (in square order) to the ternary
 	 * index's share of one colour */
@@ -174,6 +185,12 @@ __attribute__((constructor)) static void patterns_init(void)
 			h = (h ^ (uint32_t)(d->sq[k] + 1)) * 16777619u;
 		}
 		h = (h ^ 0xFFu) * 16777619u;
+		if (i == PATTERN_V2_COUNT - 1) {
+			/* version 2's set: these patterns and the same globals */
+			uint32_t h2 = (h ^ (uint32_t)PATTERN_MOB_SIDE) * 16777619u;
+			h2 = (h2 ^ (uint32_t)PATTERN_POT_SIDE) * 16777619u;
+			T.v2_set_id = (h2 ^ (uint32_t)PATTERN_DISC_SIZE) * 16777619u;
+		}
 		T.size[i] = size;
 		T.offset[i] = off;
 		off += size;
@@ -251,6 +268,7 @@ uint32_t patterns_offset(int pattern) { return T.offset[pattern]; }
 int patterns_instance_pattern(int inst) { return T.inst_pattern[inst]; }
 int patterns_instance_square(int inst, int k) { return T.inst_sq[inst][k]; }
 uint32_t patterns_set_id(void) { return T.set_id; }
+uint32_t patterns_v2_set_id(void) { return T.v2_set_id; }
 
 uint32_t patterns_canonical(int pattern, uint32_t idx)
 {

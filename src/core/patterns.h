@@ -6,7 +6,7 @@
  * A pattern is an ordered list of n squares; its index on a position is
  * sum_k 3^k * state(square_k), state 0 empty, 1 side to move, 2 opponent.
  * Each pattern is placed on the board under the 8 symmetries; the distinct
- * placements ("instances", 46 in all) share one weight table, the order of
+ * placements ("instances", 62 in all) share one weight table, the order of
  * an instance's squares being the image of the base order under the
  * symmetry that produced it.  A pattern that maps onto itself under some
  * symmetry (an edge under the left-right mirror, say) has equivalent
@@ -39,8 +39,8 @@
 #include <stdint.h>
 
 enum {
-	PATTERN_COUNT = 11,       /* distinct patterns */
-	PATTERN_INSTANCES = 46,   /* placements on the board */
+	PATTERN_COUNT = 15,       /* distinct patterns */
+	PATTERN_INSTANCES = 62,   /* placements on the board */
 	PATTERN_GLOBALS = 3,      /* mobility, potential mobility, disc difference */
 	PATTERN_FEATURES = PATTERN_INSTANCES + PATTERN_GLOBALS,
 	PATTERN_MAX_SQUARES = 10,
@@ -49,10 +49,15 @@ enum {
 	PATTERN_POT_SIDE = 32,
 	PATTERN_POT_SIZE = PATTERN_POT_SIDE * PATTERN_POT_SIDE,
 	PATTERN_DISC_SIZE = 129,
-	PATTERN_MOB_OFFSET = 167265, /* sum of 3^n over the patterns */
+	PATTERN_MOB_OFFSET = 403461, /* sum of 3^n over the patterns */
 	PATTERN_POT_OFFSET = PATTERN_MOB_OFFSET + PATTERN_MOB_SIZE,
 	PATTERN_DISC_OFFSET = PATTERN_POT_OFFSET + PATTERN_POT_SIZE,
 	PATTERN_WEIGHTS = PATTERN_DISC_OFFSET + PATTERN_DISC_SIZE,
+	/* weight file version 2 (emilia-train --widen reads it): the first
+	 * 11 patterns (46 instances) and the same globals */
+	PATTERN_V2_COUNT = 11,
+	PATTERN_V2_MOB_OFFSET = 167265,
+	PATTERN_V2_WEIGHTS = PATTERN_V2_MOB_OFFSET + PATTERN_MOB_SIZE + PATTERN_POT_SIZE + PATTERN_DISC_SIZE,
 };
 
 #ifndef PATTERN_PHASE_WIDTH
@@ -92,6 +97,9 @@ uint32_t patterns_canonical(int pattern, uint32_t idx);
 /* A number that changes whenever the feature set changes (stored in
  * weight files so that a file for another feature set is refused). */
 uint32_t patterns_set_id(void);
+/* The feature set id of version 2 weight files (the first PATTERN_V2_COUNT
+ * patterns and the globals, at PATTERN_V2_MOB_OFFSET). */
+uint32_t patterns_v2_set_id(void);
 
 /* Feature positions in the phase's weight vector: out[i] for instance i
  * is patterns_offset(pattern) + index; out[PATTERN_INSTANCES + 0..2] are

@@ -60,6 +60,12 @@ uint64_t weights_checksum(const unsigned char *buf, size_t len)
 bool weights_decode(const unsigned char *buf, size_t len, uint32_t set_id, uint32_t phases,
                     uint32_t nweights, int16_t *out, char *err)
 {
+	return weights_decode_version(buf, len, WEIGHTS_VERSION, set_id, phases, nweights, out, err);
+}
+
+bool weights_decode_version(const unsigned char *buf, size_t len, uint32_t want_version, uint32_t set_id,
+                            uint32_t phases, uint32_t nweights, int16_t *out, char *err)
+{
 	if (len >= 8 && len < WEIGHTS_HEADER && memcmp(buf, WEIGHTS_MAGIC, 8) == 0) {
 		snprintf(err, WEIGHTS_ERR, "weight file truncated (%zu bytes, header incomplete)", len);
 		return false;
@@ -69,14 +75,17 @@ bool weights_decode(const unsigned char *buf, size_t len, uint32_t set_id, uint3
 		return false;
 	}
 	uint32_t version = get32(buf + 8);
-	if (version != WEIGHTS_VERSION) {
-		if (version < WEIGHTS_VERSION)
+	if (version != want_version) {
+		if (version == 2 && want_version == WEIGHTS_VERSION)
+			snprintf(err, WEIGHTS_ERR, "weight file version 2 is from an older Emilia; emilia-train --widen "
+			         "OLD NEW converts it");
+		else if (version < want_version)
 			snprintf(err, WEIGHTS_ERR,
 			         "weight file version %u is from an older Emilia; this one reads version %u (retrain)",
-			         version, WEIGHTS_VERSION);
+			         version, want_version);
 		else
 			snprintf(err, WEIGHTS_ERR, "weight file format version %u, this engine reads version %u",
-			         version, WEIGHTS_VERSION);
+			         version, want_version);
 		return false;
 	}
 	uint32_t ph = get32(buf + 16), nw = get32(buf + 20);

@@ -3,9 +3,12 @@
  *
  * Layout (all integers little-endian):
  *   0  char[8]  magic "EMILIAEV"
- *   8  u32      format version (WEIGHTS_VERSION; 2 since the feature set
- *               gained potential mobility and the disc difference;
- *               version 1 files are refused as "from an older Emilia")
+ *   8  u32      format version (WEIGHTS_VERSION: 3 since the feature set
+ *               has 15 patterns; 2 had 11 patterns with potential mobility
+ *               and the disc difference, and emilia-train --widen turns
+ *               such a file into version 3 with zero weights for the 4 new
+ *               patterns; older versions are refused as "from an older
+ *               Emilia")
  *  12  u32      feature set id (patterns_set_id())
  *  16  u32      number of phases
  *  20  u32      weights per phase
@@ -29,7 +32,7 @@
 #include <stdint.h>
 
 #define WEIGHTS_MAGIC "EMILIAEV"
-#define WEIGHTS_VERSION 2u
+#define WEIGHTS_VERSION 3u
 #define WEIGHTS_SCALE 64
 #define WEIGHTS_HEADER 64
 #define WEIGHTS_ERR 160
@@ -49,6 +52,11 @@ const unsigned char *weights_builtin(size_t *len);
  * err (>= WEIGHTS_ERR bytes) otherwise; out is then untouched. */
 bool weights_decode(const unsigned char *buf, size_t len, uint32_t set_id, uint32_t phases,
                     uint32_t nweights, int16_t *out, char *err);
+
+/* The same for a file of format version `version` (weights_decode: the
+ * current one); emilia-train --widen reads version 2 files with it. */
+bool weights_decode_version(const unsigned char *buf, size_t len, uint32_t version, uint32_t set_id,
+                            uint32_t phases, uint32_t nweights, int16_t *out, char *err);
 
 /* Encode weights into a freshly allocated image (free() it), each clamped
  * to -WEIGHTS_MAX..WEIGHTS_MAX; NULL when out of memory. */
