@@ -9,7 +9,7 @@
  * probcut_shallow_depth(d)), then sigma(d, e) fitted linearly on the
  * residual deviations of (depth, 6-empties buckets).  Deeper depths use
  * the deepest fitted line.  These belong to the evaluation they were
- * fitted with (data/eval.bin, weight file version 2): rerun
+ * fitted with (data/eval.bin, weight file version 3): rerun
  *   ./emilia-probcut --positions 150 --max-depth 12 --seed 1 \
  *       DATA/wthor/WTH_2005.wtb DATA/wthor/WTH_2010.wtb DATA/wthor/WTH_2014.wtb
  * and paste its output here when the evaluation changes.
@@ -18,36 +18,36 @@
 
 /* fitted by: emilia-probcut --positions 150 --max-depth 12 --seed 1 WTH_2005.wtb WTH_2010.wtb WTH_2014.wtb */
 /* depth shallow  a  b  sigma(all)  n */
-/*  3  1  0.9221 -0.3051  3.505  150 */
-/*  4  2  0.9273 -0.1736  2.852  150 */
-/*  5  3  0.9499 -0.2720  2.276  150 */
-/*  6  2  0.9162 -0.1183  3.309  150 */
-/*  7  3  0.9339 -0.0180  3.128  150 */
-/*  8  4  0.9767 +0.3265  3.203  150 */
-/*  9  5  1.0028 +0.3939  2.838  150 */
-/* 10  4  0.9770 +0.2732  3.355  150 */
-/* 11  5  0.9825 +0.4643  2.774  150 */
-/* 12  6  0.9946 +0.1736  2.876  150 */
+/*  3  1  0.9116 -0.2194  3.510  150 */
+/*  4  2  0.9435 -0.3993  2.963  150 */
+/*  5  3  0.9608 -0.2499  2.313  150 */
+/*  6  2  0.9286 -0.3005  3.271  150 */
+/*  7  3  0.9524 +0.0240  2.891  150 */
+/*  8  4  0.9566 +0.2977  3.246  150 */
+/*  9  5  0.9897 +0.3152  2.606  150 */
+/* 10  4  0.9668 +0.2649  3.328  150 */
+/* 11  5  0.9757 +0.4515  2.795  150 */
+/* 12  6  0.9958 +0.1468  2.931  150 */
 static const ProbCutModel probcut_models[PROBCUT_MAX_FIT_DEPTH + 1] = {
 	{ 1.0, 0.0 }, /* 0: unused */
 	{ 1.0, 0.0 }, /* 1: unused */
 	{ 1.0, 0.0 }, /* 2: unused */
-	{ 0.9221, -0.3051 }, /* 3 */
-	{ 0.9273, -0.1736 }, /* 4 */
-	{ 0.9499, -0.2720 }, /* 5 */
-	{ 0.9162, -0.1183 }, /* 6 */
-	{ 0.9339, -0.0180 }, /* 7 */
-	{ 0.9767, +0.3265 }, /* 8 */
-	{ 1.0028, +0.3939 }, /* 9 */
-	{ 0.9770, +0.2732 }, /* 10 */
-	{ 0.9825, +0.4643 }, /* 11 */
-	{ 0.9946, +0.1736 }, /* 12 */
-	{ 0.9946, +0.1736 }, /* 13: = deepest fitted */
-	{ 0.9946, +0.1736 }, /* 14: = deepest fitted */
+	{ 0.9116, -0.2194 }, /* 3 */
+	{ 0.9435, -0.3993 }, /* 4 */
+	{ 0.9608, -0.2499 }, /* 5 */
+	{ 0.9286, -0.3005 }, /* 6 */
+	{ 0.9524, +0.0240 }, /* 7 */
+	{ 0.9566, +0.2977 }, /* 8 */
+	{ 0.9897, +0.3152 }, /* 9 */
+	{ 0.9668, +0.2649 }, /* 10 */
+	{ 0.9757, +0.4515 }, /* 11 */
+	{ 0.9958, +0.1468 }, /* 12 */
+	{ 0.9958, +0.1468 }, /* 13: = deepest fitted */
+	{ 0.9958, +0.1468 }, /* 14: = deepest fitted */
 };
-#define PROBCUT_SIGMA_C0 5.6616
-#define PROBCUT_SIGMA_DEPTH -0.0322
-#define PROBCUT_SIGMA_EMPTIES -0.0663
+#define PROBCUT_SIGMA_C0 5.3814
+#define PROBCUT_SIGMA_DEPTH -0.0333
+#define PROBCUT_SIGMA_EMPTIES -0.0589
 /* fitted by emilia-probcut on 150 positions */
 
 int probcut_shallow_depth(int depth)
