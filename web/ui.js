@@ -298,12 +298,22 @@
 
 	function copyTranscript() {
 		const text = ui.game.shareText();
-		const done = () => say(text ? 'Copied the transcript: ' + text : 'No moves yet: the transcript is empty.');
-		if (navigator.clipboard && window.isSecureContext) {
-			navigator.clipboard.writeText(text).then(done, () => { selectTranscript(); done(); });
-		} else {
-			selectTranscript();
+		if (!text) {
+			say('No moves yet: the transcript is empty.');
+			return;
+		}
+		const done = () => say('Copied the transcript: ' + text);
+		const manual = () => say('The transcript is selected; copy it with Ctrl+C: ' + text);
+		/* the synchronous copy of the selected text works in the click's own turn; the
+		   asynchronous clipboard is the fallback, and a clipboard that never answers
+		   leaves the selected text and this message */
+		if (selectTranscript()) {
 			done();
+		} else if (navigator.clipboard && window.isSecureContext) {
+			manual();
+			navigator.clipboard.writeText(text).then(done, manual);
+		} else {
+			manual();
 		}
 	}
 
@@ -312,8 +322,10 @@
 		t.focus();
 		t.select();
 		try {
-			document.execCommand('copy');
-		} catch (e) { /* the text stays selected for the player to copy */ }
+			return document.execCommand('copy');
+		} catch (e) {
+			return false; /* the text stays selected for the player to copy */
+		}
 	}
 
 	/* ---- review ---- */
