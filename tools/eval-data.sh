@@ -20,6 +20,8 @@
 #      feature set may differ from the current one; about 0.6 ms a position)
 #   6. training games, 15-16 empties
 #   7. training games, 17-18 empties (exact; these beat the search labels)
+#   8. hold-out, every 512th game, 27-30 empties (a report row only: a
+#      solve there takes 2-10 minutes on 2 cores)
 set -e
 DATA=${1:?usage: eval-data.sh DATA LABELS THREADS SECONDS}
 LABELS=${2:-data/labels}
@@ -62,4 +64,5 @@ stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 17-23
 bin=$TRAIN
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 15-16
 stage --label-except "$HOLDOUT" --label-sources wthor,book --label-empties 17-18
+stage --label-years "$HOLDOUT" --label-empties 27-30 --label-stride 512
 echo "eval-data: done ($(($(date +%s) - start)) s)" >&2
