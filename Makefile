@@ -106,7 +106,7 @@ TEST_BIN := $(TEST_SUITES:%=$(BUILD)/tests/test_%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test test-dispatch layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test-ffo test test-dispatch layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -220,6 +220,7 @@ test: check-deps layers
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-readme
+	@$(MAKE) --no-print-directory test-ffo
 
 # test-readme: the cheap commands of README.md (its ```sh blocks) run from a scratch
 # copy of the repository root (tests/readme.sh, a few seconds); release builds only,
@@ -227,6 +228,12 @@ test: check-deps layers
 test-readme: all
 	@if [ "$(MODE)" != release ]; then echo "readme: not checked in MODE=$(MODE) (release builds only)"; \
 	else sh tests/readme.sh; fi
+
+# test-ffo: FFO #1-#39 solved exactly, score and best move, 1 thread (a few seconds;
+# release builds only, like test-readme); nothing is appended to ffo-history.csv.
+test-ffo: all
+	@if [ "$(MODE)" != release ]; then echo "ffo: not checked in MODE=$(MODE) (release builds only)"; \
+	else FFO_HISTORY=0 sh bench/scripts/ffo.sh 1-39 1 $(BUILD)/emilia --quiet >$(BUILD)/ffo.out || { cat $(BUILD)/ffo.out; exit 1; }; tail -1 $(BUILD)/ffo.out; fi
 
 # test-dispatch (ARCH=dispatch): the kernel each program runs, and the same perft counts, bench
 # signature and solver nodes from the portable and the AVX2 copy of one binary (tests/dispatch.sh)

@@ -10,6 +10,7 @@
 #   CPU seconds (user+sys, all threads), load average at the start, options
 # The machine is shared: CPU seconds and nodes compare runs; wall seconds
 # only mean something on a quiet machine (see the load column).
+# FFO_HISTORY=0 leaves the history file alone (make test-ffo).
 # Exit status: that of `emilia solve` (0 when every score and move is right).
 set -u
 range=${1:-40-49}
@@ -51,6 +52,10 @@ nodes=$(echo "$tot" | sed 's/.*nodes \([0-9]*\).*/\1/')
 commit=$(git -C "$dir/../.." rev-parse --short HEAD 2>/dev/null || echo "?")
 dirty=$(git -C "$dir/../.." diff --quiet -- src 2>/dev/null || echo "+dirty")
 hist=$dir/../results/ffo-history.csv
+if [ "${FFO_HISTORY:-1}" = 0 ]; then
+	echo "ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load"
+	exit $rc
+fi
 [ -f "$hist" ] || echo "date,commit,range,threads,positions,wrong,nodes,wall_s,cpu_s,load,options" > "$hist"
 echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit$dirty,$range,$threads,$positions,$wrong,$nodes,$wall,$cpu,$load,$extra" >> "$hist"
 echo "ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load (appended to $hist)"
