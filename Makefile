@@ -126,7 +126,7 @@ $(call kdir,$(1))/pic/%.o: src/core/%.c
 $(call kdir,$(1))/tools/%.o: tools/%.c
 	@mkdir -p $$(@D)
 	$$(CC) $$(call kflags,$(1)) $(DEPFLAGS) $(INC_TOOLS) -c $$< -o $$@
-$(call kdir,$(1))/tools/emilia-mpi.o: tools/emilia-mpi.c
+$(call kdir,$(1))/tools/emilia-mpi.o $(call kdir,$(1))/tools/mpi_master.o: $(call kdir,$(1))/tools/%.o: tools/%.c
 	@mkdir -p $$(@D)
 	$$(MPICC) $$(call kflags,$(1)) $(DEPFLAGS) $(INC_TOOLS) -c $$< -o $$@
 $(call kdir,$(1))/tests/%.o: tests/%.c
@@ -319,7 +319,7 @@ test-python: lib
 # ---- emilia-mpi: distributed solving, book expansion and labels (docs/mpi.md) ----
 # Only `make mpi` needs MPI (Debian: libopenmpi-dev openmpi-bin); nothing else links it.
 MPICC ?= mpicc
-$(eval $(call program,tools/emilia-mpi,tools/emilia-mpi.o tools/mpiwork.o tools/checkpoint.o \
+$(eval $(call program,tools/emilia-mpi,tools/emilia-mpi.o tools/mpi_master.o tools/mpiwork.o tools/checkpoint.o \
   tools/labels.o tools/booksearch.o libemilia-tools.a libemilia-front.a libemilia.a,$$(MPICC),$$(LDLIBS_ALL) $$(TOOL_LIBS)))
 mpi: $(BUILD)/tools/emilia-mpi
 	@cmp -s $< emilia-mpi 2>/dev/null || cp $< emilia-mpi
