@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "bounds.h"
 #include "cli.h"
+#include "cmdflags.h"
 #include "endgame.h"
 #include "progress.h"
 #include "text.h"
@@ -42,12 +43,28 @@ typedef struct SolveCli {
 	bool tty;
 } SolveCli;
 
+#define DISABLE_NAMES "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration,presearch,local"
+
+enum { F_THREADS, F_HASH, F_BOARD, F_VARIANT, F_DISABLE, F_RESULTS, F_WLD, F_JSON, F_QUIET, NFLAGS };
+static const CmdFlag flags[NFLAGS] = {
+	[F_THREADS] = { "--threads", CMDFLAG_INT, "N", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, "threads", "",
+	                "search threads" },
+	[F_HASH] = { "--hash", CMDFLAG_INT, "MB", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX, "hash", " MB",
+	             "transposition table size" },
+	[F_BOARD] = { "--board", CMDFLAG_STR, "8|6|4", 0, 0, NULL, NULL, "board size (default 8)" },
+	[F_VARIANT] = { "--variant", CMDFLAG_STR, "normal|anti", 0, 0, NULL, NULL, "rules (default normal)" },
+	[F_DISABLE] = { "--disable", CMDFLAG_STR, "LIST", 0, 0, NULL, NULL,
+	                "switch solver techniques off (benchmarks): " DISABLE_NAMES },
+	[F_RESULTS] = { "--results", CMDFLAG_STR, "FILE", 0, 0, NULL, NULL, "write one result line per position" },
+	[F_WLD] = { "--wld", CMDFLAG_BOOL, NULL, 0, 0, NULL, NULL, "win/loss/draw only" },
+	[F_JSON] = { "--json", CMDFLAG_BOOL, NULL, 0, 0, NULL, NULL, "one JSON object per position" },
+	[F_QUIET] = { "--quiet", CMDFLAG_BOOL, NULL, 0, 0, NULL, NULL, "no progress lines" },
+};
+#define SYNOPSIS "FILE.obf|OBF-LINE|TRANSCRIPT [FLAGS]"
+
 static int usage(void)
 {
-	fprintf(stderr,
-	        "usage: emilia solve FILE.obf|OBF-LINE|TRANSCRIPT [--threads N] [--hash MB] [--wld]\n"
-	        "                    [--board 8|6|4] [--variant normal|anti] [--json] [--quiet]\n"
-	        "                    [--results FILE]\n");
+	cmdflags_help(stderr, "solve", SYNOPSIS, flags, NFLAGS);
 	return 2;
 }
 
@@ -246,6 +263,44 @@ static void reserve_table(EndgameOptions *opt)
 	        got ? "a table of " : "no table", got ? size : "");
 }
 
+/* Solves the file named INPUT, or else INPUT itself as one OBF line or a
+ * transcript.  Returns 0, or the command's exit status on an error. */
+static int solve_input(SolveCli *c, const char *input, int npos)
+{
+	FILE *f = npos == 1 ? fopen(input, "r") : NULL;
+	if (f) {
+		c->source = input;
+		header(c);
+		int rc = util_for_each_line(f, solve_line_cb, c) ? 0 : 1;
+		if (ferror(f)) {
+			fprintf(stderr, "solve: %s: read error: %s\n", input, strerror(errno));
+			rc = 1;
+		}
+		fclose(f);
+		return rc;
+	} else {
+		ObfPosition pos;
+		char err[TEXT_ERR], err2[TEXT_ERR];
+		if (!text_parse_obf(input, c->opt.size, &pos, err)) {
+			Game g;
+			game_init(&g, c->opt.size, c->opt.variant);
+			if (!text_apply_transcript(&g, input, err2)) {
+				fprintf(stderr, "solve: '%.60s%s' is not a readable file, an OBF line (%s) or a transcript (%s)\n",
+				        input, strlen(input) > 60 ? "..." : "", err, err2);
+				return 2;
+			}
+			memset(&pos, 0, sizeof pos);
+			pos.board = g.board;
+			pos.side = g.side;
+		}
+		c->source = "argument";
+		c->n = 1;
+		header(c);
+		solve_one(c, &pos);
+	}
+	return 0;
+}
+
 int cli_solve(int argc, char **argv)
 {
 	SolveCli c;
@@ -257,57 +312,52 @@ int cli_solve(int argc, char **argv)
 	input[0] = 0;
 	int npos = 0;
 	const char *results = NULL;
+	if (cmdflags_wants_help(argc, argv)) {
+		cmdflags_help(stdout, "solve", SYNOPSIS, flags, NFLAGS);
+		return 0;
+	}
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--threads") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, &v)) {
-				fprintf(stderr, "solve: threads must be %d..%d, not '%s'\n", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX,
-				        argv[i]);
-				return 2;
-			}
+		const char *a = argv[i], *str = NULL;
+		const int f = cmdflags_next("solve", flags, NFLAGS, argc, argv, &i, &v, &str);
+		if (f == CMDFLAG_ERROR)
+			return 2;
+		if (f == F_THREADS) {
 			c.opt.threads = (int)v;
-		} else if (!strcmp(a, "--hash") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX, &v)) {
-				fprintf(stderr, "solve: hash must be %d..%d MB, not '%s'\n", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX,
-				        argv[i]);
-				return 2;
-			}
+		} else if (f == F_HASH) {
 			char why[128];
 			if (util_hash_refused(v, util_mem_available(), why, sizeof why)) {
 				fprintf(stderr, "solve: %s\n", why);
 				return 2;
 			}
 			c.opt.hash_mb = (int)v;
-		} else if (!strcmp(a, "--board") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 4, 8, &v) || !board_geometry((int)v)) {
-				fprintf(stderr, "solve: board size must be 8, 6 or 4, not '%s'\n", argv[i]);
+		} else if (f == F_BOARD) {
+			if (!util_parse_int(str, 4, 8, &v) || !board_geometry((int)v)) {
+				fprintf(stderr, "solve: board size must be 8, 6 or 4, not '%s'\n", str);
 				return 2;
 			}
 			c.opt.size = (int)v;
-		} else if (!strcmp(a, "--variant") && i + 1 < argc) {
-			const char *s = argv[++i];
-			if (!strcmp(s, "normal"))
+		} else if (f == F_VARIANT) {
+			if (!strcmp(str, "normal"))
 				c.opt.variant = VARIANT_NORMAL;
-			else if (!strcmp(s, "anti"))
+			else if (!strcmp(str, "anti"))
 				c.opt.variant = VARIANT_ANTI;
 			else {
-				fprintf(stderr, "solve: variant must be normal or anti, not '%s'\n", s);
+				fprintf(stderr, "solve: variant must be normal or anti, not '%s'\n", str);
 				return 2;
 			}
-		} else if (!strcmp(a, "--disable") && i + 1 < argc) {
-			/* benchmarks: switch techniques off one by one */
-			if (!parse_disable(argv[++i], &c.opt.features)) {
-				fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n",
-				        "lastn,parity,tt,stability,etc,fastest,sortsearch,aspiration,presearch,local", argv[i]);
+		} else if (f == F_DISABLE) {
+			if (!parse_disable(str, &c.opt.features)) {
+				fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n", DISABLE_NAMES,
+				        str);
 				return 2;
 			}
-		} else if (!strcmp(a, "--results") && i + 1 < argc) {
-			results = argv[++i];
-		} else if (!strcmp(a, "--wld")) {
+		} else if (f == F_RESULTS) {
+			results = str;
+		} else if (f == F_WLD) {
 			c.opt.wld = true;
-		} else if (!strcmp(a, "--json")) {
+		} else if (f == F_JSON) {
 			c.json = true;
-		} else if (!strcmp(a, "--quiet")) {
+		} else if (f == F_QUIET) {
 			c.quiet = true;
 		} else if (a[0] == '-' && a[1] == '-' && a[2] && strlen(a) < 16) {
 			/* (longer words are boards: an OBF line may start with "--") */
@@ -341,42 +391,13 @@ int cli_solve(int argc, char **argv)
 	c.tty = isatty(fileno(stderr));
 	c.opt.progress_root = progress;
 	c.opt.progress_user = &c;
-	FILE *f = npos == 1 ? fopen(input, "r") : NULL;
-	if (f) {
-		c.source = input;
-		header(&c);
-		int rc = util_for_each_line(f, solve_line_cb, &c) ? 0 : 1;
-		if (ferror(f)) {
-			fprintf(stderr, "solve: %s: read error: %s\n", input, strerror(errno));
-			rc = 1;
+	int rc = solve_input(&c, input, npos);
+	if (rc) {
+		if (c.results) {
+			fclose(c.results);
+			remove(results_tmp);
 		}
-		fclose(f);
-		if (rc) {
-			if (c.results) {
-				fclose(c.results);
-				remove(results_tmp);
-			}
-			return 1;
-		}
-	} else {
-		ObfPosition pos;
-		char err[TEXT_ERR], err2[TEXT_ERR];
-		if (!text_parse_obf(input, c.opt.size, &pos, err)) {
-			Game g;
-			game_init(&g, c.opt.size, c.opt.variant);
-			if (!text_apply_transcript(&g, input, err2)) {
-				fprintf(stderr, "solve: '%.60s%s' is not a readable file, an OBF line (%s) or a transcript (%s)\n",
-				        input, strlen(input) > 60 ? "..." : "", err, err2);
-				return 2;
-			}
-			memset(&pos, 0, sizeof pos);
-			pos.board = g.board;
-			pos.side = g.side;
-		}
-		c.source = "argument";
-		c.n = 1;
-		header(&c);
-		solve_one(&c, &pos);
+		return rc;
 	}
 	totals(&c);
 	if (c.results) {
