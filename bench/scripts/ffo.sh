@@ -52,11 +52,11 @@ nodes=$(echo "$tot" | sed 's/.*nodes \([0-9]*\).*/\1/')
 commit=$(git -C "$dir/../.." rev-parse --short HEAD 2>/dev/null || echo "?")
 dirty=$(git -C "$dir/../.." diff --quiet -- src 2>/dev/null || echo "+dirty")
 hist=$dir/../results/ffo-history.csv
-if [ "${FFO_HISTORY:-1}" = 0 ]; then
-	echo "ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load"
-	exit $rc
+summary="ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load"
+if [ "${FFO_HISTORY:-1}" != 0 ]; then
+	[ -f "$hist" ] || echo "date,commit,range,threads,positions,wrong,nodes,wall_s,cpu_s,load,options" > "$hist"
+	echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit$dirty,$range,$threads,$positions,$wrong,$nodes,$wall,$cpu,$load,$extra" >> "$hist"
+	summary="$summary (appended to $hist)"
 fi
-[ -f "$hist" ] || echo "date,commit,range,threads,positions,wrong,nodes,wall_s,cpu_s,load,options" > "$hist"
-echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit$dirty,$range,$threads,$positions,$wrong,$nodes,$wall,$cpu,$load,$extra" >> "$hist"
-echo "ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load (appended to $hist)"
+echo "$summary"
 exit $rc

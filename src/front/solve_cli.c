@@ -107,18 +107,29 @@ static void json_string(const char *s)
 	putchar('"');
 }
 
+/* The index of the technique named by the LEN bytes at S in DISABLE_NAMES
+ * (its bit in EndgameOptions.features), or -1. */
+static int disable_index(const char *s, size_t len)
+{
+	int k = 0;
+	for (const char *n = DISABLE_NAMES; *n; k++) {
+		size_t l = strcspn(n, ",");
+		if (l == len && !strncmp(s, n, len))
+			return k;
+		n += l;
+		if (*n == ',')
+			n++;
+	}
+	return -1;
+}
+
 static bool parse_disable(const char *list, unsigned *features)
 {
-	static const char *const names[] = { "lastn", "parity", "tt", "stability", "etc", "fastest", "sortsearch",
-		                             "aspiration", "presearch", "local" };
 	unsigned f = *features ? *features : ENDGAME_F_ALL;
 	const char *s = list;
 	while (*s) {
 		size_t len = strcspn(s, ",");
-		int k = -1;
-		for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
-			if (strlen(names[i]) == len && !strncmp(s, names[i], len))
-				k = i;
+		int k = disable_index(s, len);
 		if (k < 0)
 			return false;
 		f &= ~(1u << k);
@@ -278,26 +289,25 @@ static int solve_input(SolveCli *c, const char *input, int npos)
 		}
 		fclose(f);
 		return rc;
-	} else {
-		ObfPosition pos;
-		char err[TEXT_ERR], err2[TEXT_ERR];
-		if (!text_parse_obf(input, c->opt.size, &pos, err)) {
-			Game g;
-			game_init(&g, c->opt.size, c->opt.variant);
-			if (!text_apply_transcript(&g, input, err2)) {
-				fprintf(stderr, "solve: '%.60s%s' is not a readable file, an OBF line (%s) or a transcript (%s)\n",
-				        input, strlen(input) > 60 ? "..." : "", err, err2);
-				return 2;
-			}
-			memset(&pos, 0, sizeof pos);
-			pos.board = g.board;
-			pos.side = g.side;
-		}
-		c->source = "argument";
-		c->n = 1;
-		header(c);
-		solve_one(c, &pos);
 	}
+	ObfPosition pos;
+	char err[TEXT_ERR], err2[TEXT_ERR];
+	if (!text_parse_obf(input, c->opt.size, &pos, err)) {
+		Game g;
+		game_init(&g, c->opt.size, c->opt.variant);
+		if (!text_apply_transcript(&g, input, err2)) {
+			fprintf(stderr, "solve: '%.60s%s' is not a readable file, an OBF line (%s) or a transcript (%s)\n",
+			        input, strlen(input) > 60 ? "..." : "", err, err2);
+			return 2;
+		}
+		memset(&pos, 0, sizeof pos);
+		pos.board = g.board;
+		pos.side = g.side;
+	}
+	c->source = "argument";
+	c->n = 1;
+	header(c);
+	solve_one(c, &pos);
 	return 0;
 }
 
