@@ -4,7 +4,7 @@
 # order alternates from one position to the next), so that the speed
 # drifts of a shared machine (minutes) touch both alike.  Prints each
 # position's times, nodes and speedup, then the totals, and appends the
-# totals to bench/ffo-history.csv.
+# totals to bench/results/ffo-history.csv.
 #   sh bench/scripts/ffo-threads.sh [EMILIA [RANGE [THREADS]]]
 # RANGE: FIRST-LAST within 1-59 (default 40-59).  It needs THREADS
 # otherwise idle cores; #55 alone takes about 20 minutes with 1 thread.
@@ -37,8 +37,7 @@ for k in $(seq "$first" "$last"); do
 	n1=$(echo "$n1 $a_n" | awk '{ printf "%.0f", $1 + $2 }'); nn=$(echo "$nn $b_n" | awk '{ printf "%.0f", $1 + $2 }')
 done
 echo "$t1 $tn $n1 $nn" | awk -v th="$th" -v r="$range" '{ printf "FFO #%s: 1 thread %.3f G nodes %.1f s, %d threads %.3f G nodes %.1f s: speedup %.2fx\n", r, $3 / 1e9, $1, th, $4 / 1e9, $2, $1 / $2 }'
-commit=$(git -C "$dir/../.." rev-parse --short HEAD 2>/dev/null || echo "?")
-hist=$dir/../results/ffo-history.csv
-echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit,$first-$last,1,,,$n1,$t1,?,?,ffo-threads.sh: position by position against $th threads" >> "$hist"
-echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit,$first-$last,$th,,,$nn,$tn,?,?,ffo-threads.sh: position by position against 1 thread" >> "$hist"
+. "$dir/history.sh"
+history_append "$first-$last,1,,,$n1,$t1,?,?,ffo-threads.sh: position by position against $th threads"
+history_append "$first-$last,$th,,,$nn,$tn,?,?,ffo-threads.sh: position by position against 1 thread"
 exit $status

@@ -5,7 +5,8 @@
 #
 # RANGE is 1-19, 20-39, 1-39, 40-49, 50-59 or 40-59 (positions of the FFO suite,
 # from tests/data/fforum-*.obf).  Solves them with `emilia solve`, prints
-# the table, and appends one line to bench/results/ffo-history.csv:
+# the table, and appends one line to bench/results/ffo-history.csv (bench/scripts/history.sh;
+# only from a tree whose sources are committed):
 #   date, commit, range, threads, positions, wrong, nodes, wall seconds,
 #   CPU seconds (user+sys, all threads), load average at the start, options
 # The machine is shared: CPU seconds and nodes compare runs; wall seconds
@@ -49,14 +50,7 @@ tot=$(grep '^totals:' "$tmp.out")
 positions=$(echo "$tot" | sed 's/.*positions \([0-9]*\).*/\1/')
 wrong=$(echo "$tot" | sed 's/.*wrong \([0-9]*\).*/\1/')
 nodes=$(echo "$tot" | sed 's/.*nodes \([0-9]*\).*/\1/')
-commit=$(git -C "$dir/../.." rev-parse --short HEAD 2>/dev/null || echo "?")
-dirty=$(git -C "$dir/../.." diff --quiet -- src 2>/dev/null || echo "+dirty")
-hist=$dir/../results/ffo-history.csv
-summary="ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load"
-if [ "${FFO_HISTORY:-1}" != 0 ]; then
-	[ -f "$hist" ] || echo "date,commit,range,threads,positions,wrong,nodes,wall_s,cpu_s,load,options" > "$hist"
-	echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit$dirty,$range,$threads,$positions,$wrong,$nodes,$wall,$cpu,$load,$extra" >> "$hist"
-	summary="$summary (appended to $hist)"
-fi
-echo "$summary"
+. "$dir/history.sh"
+echo "ffo $range, $threads thread(s): $nodes nodes, $wall s wall, $cpu s CPU, load $load"
+history_append "$range,$threads,$positions,$wrong,$nodes,$wall,$cpu,$load,$extra"
 exit $rc

@@ -15,11 +15,9 @@ echo "$out"
 wall=$(echo "$start $end" | awk '{ printf "%.2f", $2 - $1 }')
 nodes=$(echo "$out" | sed -n 's/.*"totals".*"nodes":\([0-9]*\).*/\1/p')
 score=$(echo "$out" | sed -n 's/^{"n":1,.*"score":\(-*[0-9]*\),.*/\1/p')
-commit=$(git -C "$dir/../.." rev-parse --short HEAD 2>/dev/null || echo "?")
-hist=$dir/../results/ffo-history.csv
-[ -f "$hist" ] || echo "date,commit,range,threads,positions,wrong,nodes,wall_s,cpu_s,load,options" > "$hist"
+. "$dir/history.sh"
 wrong=0
 [ "$score" = "-4" ] || wrong=1
-echo "$(date -u +%Y-%m-%dT%H:%M:%SZ),$commit,6x6-start,$threads,1,$wrong,$nodes,$wall,?,$load,score $score" >> "$hist"
 echo "6x6 start: score $score (expected -4), $nodes nodes, $wall s wall"
+history_append "6x6-start,$threads,1,$wrong,$nodes,$wall,?,$load,score $score"
 [ $rc -eq 0 ] && [ "$wrong" -eq 0 ]
