@@ -106,7 +106,7 @@ TEST_BIN := $(TEST_SUITES:%=$(BUILD)/tests/test_%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 
-.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test-ffo test test-dispatch layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
+.PHONY: mpi test-mpi bench-mpi all emilia tools lib install uninstall test-install test-python test-readme test-cmdflags test-ffo test test-dispatch layers debug test-debug tsan clean help bench perft-deep check-deps FORCE
 
 all: emilia tools
 
@@ -220,6 +220,7 @@ test: check-deps layers
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-readme
+	@$(MAKE) --no-print-directory test-cmdflags
 	@$(MAKE) --no-print-directory test-ffo
 
 # test-readme: the cheap commands of README.md (its ```sh blocks) run from a scratch
@@ -228,6 +229,11 @@ test: check-deps layers
 test-readme: all
 	@if [ "$(MODE)" != release ]; then echo "readme: not checked in MODE=$(MODE) (release builds only)"; \
 	else sh tests/readme.sh; fi
+
+# test-cmdflags: each command's flags (tests/cmdflags.sh, about 2 s): --help generated from its
+# table, the range errors, the unknown flags refused, --threads' range the option table's.
+test-cmdflags: all
+	@sh tests/cmdflags.sh $(BUILD)/emilia
 
 # test-ffo: FFO #1-#39 solved exactly, score and best move, 1 thread (a few seconds;
 # release builds only, like test-readme); nothing is appended to ffo-history.csv.
@@ -334,7 +340,7 @@ help:
 	@echo "               one kernel (portable: the default on other targets); docs/build.md"
 	@echo "  all          build ./emilia and the tools (default)"
 	@echo "  test         layer check, the Check test suites (needs Check, README), test-dispatch,"
-	@echo "               test-install, test-python, test-readme"
+	@echo "               test-install, test-python, test-readme, test-cmdflags, test-ffo"
 	@echo "               (TEST_SUITES=\"board perft\": those suites only)"
 	@echo "  test-dispatch  (ARCH=dispatch) both kernels of one binary agree on perft, bench, solver"
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
@@ -346,6 +352,7 @@ help:
 	@echo "  test-install install into a temporary DESTDIR, build a program against it, uninstall"
 	@echo "  test-python  the Python binding's tests (python/, release builds)"
 	@echo "  test-readme  run the cheap commands of README.md (its sh blocks; release builds)"
+	@echo "  test-cmdflags  the flags of each command: --help, ranges, unknown flags (tests/cmdflags.sh)"
 	@echo "  bench        ./emilia bench: the search node signature (more: bench-* targets)"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"

@@ -757,7 +757,7 @@ START_TEST(search_bench_file_and_smp)
 	snprintf(args, sizeof args, "bench --file %s --depth 2", path);
 	bench_fails(args, 1, "bench: position 2: ");
 	unlink(path);
-	bench_fails("bench --smp 1", 2, "bench: --smp needs 2..256 threads");
+	bench_fails("bench --smp 1", 2, "bench: --smp must be 2..256 threads, not '1'");
 }
 END_TEST
 

@@ -21,7 +21,9 @@
 #include <time.h>
 #include "bounds.h"
 #include "cli.h"
+#include "cmdflags.h"
 #include "engine.h"
+#include "options.h"
 #include "splitpool.h"
 #include "text.h"
 #include "util.h"
@@ -170,9 +172,21 @@ static void bench_smp(Engine *e, const Game *g, const EngineLimits *lim, int n, 
 	sum->nn += m.nodes;
 }
 
+enum { F_DEPTH, F_THREADS, F_FILE, F_SMP, NFLAGS };
+static const CmdFlag bench_flags[NFLAGS] = {
+	[F_DEPTH] = { "--depth", CMDFLAG_INT, "N", 1, 30, "depth", "", "midgame depth, 13 by default" },
+	[F_THREADS] = { "--threads", CMDFLAG_OPTION, "N", 0, 0, "threads", "", "search threads, 1 by default",
+	                OPT_THREADS },
+	[F_FILE] = { "--file", CMDFLAG_STR, "POSITIONS", 0, 0, NULL, NULL,
+	             "these positions instead (OBF or transcript, one a line)" },
+	[F_SMP] = { "--smp", CMDFLAG_INT, "N", 2, BOUNDS_THREADS_MAX, "--smp", " threads",
+	            "time to depth of 1 thread against N, position by position" },
+};
+#define BENCH_SYNOPSIS "[FLAGS]  (the default run's last line is the signature)"
+
 static int bench_usage(void)
 {
-	fprintf(stderr, "usage: emilia bench [--depth N] [--threads N] [--file POSITIONS] [--smp N]\n");
+	cmdflags_help(stderr, "bench", BENCH_SYNOPSIS, bench_flags, NFLAGS);
 	return 2;
 }
 
@@ -180,28 +194,25 @@ int cli_bench(int argc, char **argv)
 {
 	long mid_depth = BENCH_MIDGAME_DEPTH, threads = 1, smp = 0;
 	const char *file = NULL;
+	if (cmdflags_wants_help(argc, argv)) {
+		cmdflags_help(stdout, "bench", BENCH_SYNOPSIS, bench_flags, NFLAGS);
+		return 0;
+	}
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, &threads)) {
-				fprintf(stderr, "bench: threads must be %d..%d, not '%s'\n", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX,
-				        argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(argv[i], "--smp") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 2, BOUNDS_THREADS_MAX, &smp)) {
-				fprintf(stderr, "bench: --smp needs 2..%d threads, not '%s'\n", BOUNDS_THREADS_MAX, argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(argv[i], "--file") && i + 1 < argc) {
-			file = argv[++i];
-		} else if (!strcmp(argv[i], "--depth") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 1, 30, &mid_depth)) {
-				fprintf(stderr, "bench: depth must be 1..30, not '%s'\n", argv[i]);
-				return 2;
-			}
-		} else {
+		CmdFlagValue v;
+		const int f = cmdflags_next("bench", bench_flags, NFLAGS, argc, argv, &i, &v);
+		if (f == CMDFLAG_ERROR)
+			return 2;
+		if (f == F_THREADS)
+			threads = v.num;
+		else if (f == F_SMP)
+			smp = v.num;
+		else if (f == F_FILE)
+			file = v.str;
+		else if (f == F_DEPTH)
+			mid_depth = v.num;
+		else
 			return bench_usage();
-		}
 	}
 	Engine *e = engine_new();
 	if (!e || !engine_set_hash_mb(e, BENCH_HASH_MB)) {

@@ -1,13 +1,26 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "cmdflags.h"
+#include "options.h"
 #include "perft.h"
 #include "text.h"
 #include "util.h"
 
+enum { F_BOARD, F_MODE, F_DIVIDE, F_THREADS, NFLAGS };
+static const CmdFlag flags[NFLAGS] = {
+	[F_BOARD] = { "--board", CMDFLAG_CHOICE, CMDFLAG_ANY_BOARD, 0, 0, "board size", NULL, "board size (default 8)" },
+	[F_MODE] = { "--mode", CMDFLAG_CHOICE, "1|2", 0, 0, "mode", NULL,
+	             "1: a forced pass is a ply; 2: it uses none (default 1)" },
+	[F_DIVIDE] = { "--divide", CMDFLAG_BOOL, NULL, 0, 0, NULL, NULL, "the count under each first move" },
+	[F_THREADS] = { "--threads", CMDFLAG_OPTION, "N", 0, 0, "threads", "", "counting threads", OPT_THREADS },
+};
+#define SYNOPSIS "DEPTH [FLAGS]"
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: emilia perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]\n");
+	cmdflags_help(stderr, "perft", SYNOPSIS, flags, NFLAGS);
 	return 2;
 }
 
@@ -15,24 +28,23 @@ int cli_perft(int argc, char **argv)
 {
 	long depth = -1, size = 8, mode = 1, threads = 1;
 	bool divide = false;
+	if (cmdflags_wants_help(argc, argv)) {
+		cmdflags_help(stdout, "perft", SYNOPSIS, flags, NFLAGS);
+		return 0;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--board") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 4, 8, &size) || !board_geometry((int)size)) {
-				fprintf(stderr, "perft: board size must be 8, 6 or 4, not '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(a, "--mode") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 1, 2, &mode)) {
-				fprintf(stderr, "perft: mode must be 1 or 2, not '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(a, "--threads") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 1, 256, &threads)) {
-				fprintf(stderr, "perft: threads must be 1..256, not '%s'\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(a, "--divide")) {
+		CmdFlagValue v;
+		const int f = cmdflags_next("perft", flags, NFLAGS, argc, argv, &i, &v);
+		if (f == CMDFLAG_ERROR)
+			return 2;
+		if (f == F_BOARD) {
+			size = atol(v.str);
+		} else if (f == F_MODE) {
+			mode = v.num + 1;
+		} else if (f == F_THREADS) {
+			threads = v.num;
+		} else if (f == F_DIVIDE) {
 			divide = true;
 		} else if (a[0] != '-' && depth < 0) {
 			if (!util_parse_int(a, 0, 60, &depth)) {

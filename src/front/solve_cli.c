@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bounds.h"
 #include "cli.h"
 #include "cmdflags.h"
 #include "endgame.h"
+#include "options.h"
 #include "progress.h"
 #include "text.h"
 #include "util.h"
@@ -47,12 +47,11 @@ typedef struct SolveCli {
 
 enum { F_THREADS, F_HASH, F_BOARD, F_VARIANT, F_DISABLE, F_RESULTS, F_WLD, F_JSON, F_QUIET, NFLAGS };
 static const CmdFlag flags[NFLAGS] = {
-	[F_THREADS] = { "--threads", CMDFLAG_INT, "N", BOUNDS_THREADS_MIN, BOUNDS_THREADS_MAX, "threads", "",
-	                "search threads" },
-	[F_HASH] = { "--hash", CMDFLAG_INT, "MB", BOUNDS_HASH_MB_MIN, BOUNDS_HASH_MB_MAX, "hash", " MB",
-	             "transposition table size" },
-	[F_BOARD] = { "--board", CMDFLAG_STR, "8|6|4", 0, 0, NULL, NULL, "board size (default 8)" },
-	[F_VARIANT] = { "--variant", CMDFLAG_STR, "normal|anti", 0, 0, NULL, NULL, "rules (default normal)" },
+	[F_THREADS] = { "--threads", CMDFLAG_OPTION, "N", 0, 0, "threads", "", "search threads", OPT_THREADS },
+	[F_HASH] = { "--hash", CMDFLAG_OPTION, "MB", 0, 0, "hash", " MB", "transposition table size", OPT_HASH },
+	[F_BOARD] = { "--board", CMDFLAG_CHOICE, CMDFLAG_ANY_BOARD, 0, 0, "board size", NULL, "board size (default 8)" },
+	[F_VARIANT] = { "--variant", CMDFLAG_OPTION, NULL, 0, 0, "variant", NULL, "rules (default normal)",
+	                OPT_VARIANT },
 	[F_DISABLE] = { "--disable", CMDFLAG_STR, "LIST", 0, 0, NULL, NULL,
 	                "switch solver techniques off (benchmarks): " DISABLE_NAMES },
 	[F_RESULTS] = { "--results", CMDFLAG_STR, "FILE", 0, 0, NULL, NULL, "write one result line per position" },
@@ -311,84 +310,131 @@ static int solve_input(SolveCli *c, const char *input, int npos)
 	return 0;
 }
 
+/* The words of the input: positional words are joined, since an OBF line
+ * may come as two words.  False with a message when too long. */
+static bool add_input(char *input, size_t size, size_t *len, const char *a)
+{
+	size_t l = strlen(a);
+	if (*len + l + 2 > size) {
+		fprintf(stderr, "solve: input too long\n");
+		return false;
+	}
+	if (*len)
+		input[(*len)++] = ' ';
+	memcpy(input + *len, a, l + 1);
+	*len += l;
+	return true;
+}
+
+/* The value of flag F (not one of the booleans) into c; false with a
+ * message for a value the table's range lets through but the command
+ * refuses. */
+static bool set_flag(SolveCli *c, int f, const CmdFlagValue *v)
+{
+	char why[128];
+	switch (f) {
+	case F_THREADS:
+		c->opt.threads = (int)v->num;
+		return true;
+	case F_HASH:
+		if (util_hash_refused(v->num, util_mem_available(), why, sizeof why)) {
+			fprintf(stderr, "solve: %s\n", why);
+			return false;
+		}
+		c->opt.hash_mb = (int)v->num;
+		return true;
+	case F_BOARD:
+		c->opt.size = atoi(v->str);
+		return true;
+	case F_VARIANT:
+		c->opt.variant = !strcmp(v->str, "anti") ? VARIANT_ANTI : VARIANT_NORMAL;
+		return true;
+	case F_DISABLE:
+		if (parse_disable(v->str, &c->opt.features))
+			return true;
+		fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n", DISABLE_NAMES, v->str);
+		return false;
+	case F_WLD:
+		c->opt.wld = true;
+		return true;
+	case F_JSON:
+		c->json = true;
+		return true;
+	case F_QUIET:
+		c->quiet = true;
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Parses the command line into c, the input words and the --results
+ * file.  Returns -1, or the exit status of a usage error. */
+static int parse_args(SolveCli *c, int argc, char **argv, char *input, size_t size, int *npos,
+                      const char **results)
+{
+	size_t ilen = 0;
+	input[0] = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		CmdFlagValue v;
+		const int f = cmdflags_next("solve", flags, NFLAGS, argc, argv, &i, &v);
+		if (f == CMDFLAG_ERROR)
+			return 2;
+		if (f == F_RESULTS) {
+			*results = v.str;
+		} else if (f >= 0) {
+			if (!set_flag(c, f, &v))
+				return 2;
+		} else if (a[0] == '-' && a[1] == '-' && a[2] && strlen(a) < 16) {
+			/* (longer words are boards: an OBF line may start with "--") */
+			fprintf(stderr, "solve: unknown option '%s'\n", a);
+			return usage();
+		} else {
+			if (!add_input(input, size, &ilen, a))
+				return 2;
+			++*npos;
+		}
+	}
+	return *npos ? -1 : usage();
+}
+
+/* The end of --results: the file appears under its name only when
+ * complete (the solves all done, OK), else RESULTS.tmp goes.  Returns
+ * false with a message when it cannot be written. */
+static bool close_results(SolveCli *c, const char *results, const char *tmp, bool ok)
+{
+	if (!c->results)
+		return true;
+	if (!ok) {
+		fclose(c->results);
+		remove(tmp);
+		return true;
+	}
+	if (fflush(c->results) || ferror(c->results) || fsync(fileno(c->results)) || fclose(c->results)
+	    || rename(tmp, results)) {
+		fprintf(stderr, "solve: cannot write %s: %s\n", results, strerror(errno));
+		remove(tmp);
+		return false;
+	}
+	return true;
+}
+
 int cli_solve(int argc, char **argv)
 {
 	SolveCli c;
 	memset(&c, 0, sizeof c);
 	c.opt = endgame_default_options();
-	long v;
 	char input[4096];
-	size_t ilen = 0;
-	input[0] = 0;
 	int npos = 0;
 	const char *results = NULL;
 	if (cmdflags_wants_help(argc, argv)) {
 		cmdflags_help(stdout, "solve", SYNOPSIS, flags, NFLAGS);
 		return 0;
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *str = NULL;
-		const int f = cmdflags_next("solve", flags, NFLAGS, argc, argv, &i, &v, &str);
-		if (f == CMDFLAG_ERROR)
-			return 2;
-		if (f == F_THREADS) {
-			c.opt.threads = (int)v;
-		} else if (f == F_HASH) {
-			char why[128];
-			if (util_hash_refused(v, util_mem_available(), why, sizeof why)) {
-				fprintf(stderr, "solve: %s\n", why);
-				return 2;
-			}
-			c.opt.hash_mb = (int)v;
-		} else if (f == F_BOARD) {
-			if (!util_parse_int(str, 4, 8, &v) || !board_geometry((int)v)) {
-				fprintf(stderr, "solve: board size must be 8, 6 or 4, not '%s'\n", str);
-				return 2;
-			}
-			c.opt.size = (int)v;
-		} else if (f == F_VARIANT) {
-			if (!strcmp(str, "normal"))
-				c.opt.variant = VARIANT_NORMAL;
-			else if (!strcmp(str, "anti"))
-				c.opt.variant = VARIANT_ANTI;
-			else {
-				fprintf(stderr, "solve: variant must be normal or anti, not '%s'\n", str);
-				return 2;
-			}
-		} else if (f == F_DISABLE) {
-			if (!parse_disable(str, &c.opt.features)) {
-				fprintf(stderr, "solve: --disable takes a comma-separated list of %s, not '%s'\n", DISABLE_NAMES,
-				        str);
-				return 2;
-			}
-		} else if (f == F_RESULTS) {
-			results = str;
-		} else if (f == F_WLD) {
-			c.opt.wld = true;
-		} else if (f == F_JSON) {
-			c.json = true;
-		} else if (f == F_QUIET) {
-			c.quiet = true;
-		} else if (a[0] == '-' && a[1] == '-' && a[2] && strlen(a) < 16) {
-			/* (longer words are boards: an OBF line may start with "--") */
-			fprintf(stderr, "solve: unknown option '%s'\n", a);
-			return usage();
-		} else {
-			/* positional words are joined: an OBF line may come as two words */
-			size_t l = strlen(a);
-			if (ilen + l + 2 > sizeof input) {
-				fprintf(stderr, "solve: input too long\n");
-				return 2;
-			}
-			if (ilen)
-				input[ilen++] = ' ';
-			memcpy(input + ilen, a, l + 1);
-			ilen += l;
-			npos++;
-		}
-	}
-	if (!npos)
-		return usage();
+	int rc = parse_args(&c, argc, argv, input, sizeof input, &npos, &results);
+	if (rc >= 0)
+		return rc;
 	char results_tmp[4096];
 	if (results) {
 		snprintf(results_tmp, sizeof results_tmp, "%s.tmp", results);
@@ -401,23 +447,13 @@ int cli_solve(int argc, char **argv)
 	c.tty = isatty(fileno(stderr));
 	c.opt.progress_root = progress;
 	c.opt.progress_user = &c;
-	int rc = solve_input(&c, input, npos);
+	rc = solve_input(&c, input, npos);
 	if (rc) {
-		if (c.results) {
-			fclose(c.results);
-			remove(results_tmp);
-		}
+		close_results(&c, results, results_tmp, false);
 		return rc;
 	}
 	totals(&c);
-	if (c.results) {
-		/* the file appears under its name only when complete */
-		if (fflush(c.results) || ferror(c.results) || fsync(fileno(c.results)) || fclose(c.results)
-		    || rename(results_tmp, results)) {
-			fprintf(stderr, "solve: cannot write %s: %s\n", results, strerror(errno));
-			remove(results_tmp);
-			return 1;
-		}
-	}
+	if (!close_results(&c, results, results_tmp, true))
+		return 1;
 	return c.wrong || c.malformed || c.aborted ? 1 : 0;
 }
