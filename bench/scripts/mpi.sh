@@ -7,7 +7,7 @@
 #      made by bench/scripts/wthor-positions.py): 1 worker rank against 2.
 # Each result file must be identical to the single-process one.  Prints the wall
 # times, positions per second, and the master's CPU share from emilia-mpi's summary.
-# The figures go to bench/mpi-results.md.  PARTS="ffo positions" (the default) picks the parts.
+# The figures go to bench/results/mpi-results.md.  PARTS="ffo positions" (the default) picks the parts.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FFO=${1:-$ROOT/tests/data/fforum-40-59.obf}

@@ -4,7 +4,7 @@
 # empties, 1 thread, 64 MB hash).  Games: the test fixture
 # tests/data/review-game.ggf, plus WTHOR 2005 games 1-4 when DATA (default
 # ../shared/data/games) holds wthor/WTH_2005.wtb.  Prints one line per game
-# (wall and CPU seconds) and the median.  Figures: bench/review-results.md.
+# (wall and CPU seconds) and the median.  Figures: bench/results/review-results.md.
 EMILIA=${1:-./emilia}
 DATA=${2:-../shared/data/games}
 tmp=$(mktemp -d)

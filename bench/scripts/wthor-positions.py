@@ -3,7 +3,7 @@
 
 Replays the games of a WTHOR archive and prints COUNT positions (one per game,
 at a number of empties drawn from LO..HI with the given seed) in OBF form,
-side to move first, for benchmarks such as bench/mpi.sh.  Games whose position
+side to move first, for benchmarks such as bench/scripts/mpi.sh.  Games whose position
 at that many empties has no legal move for the side to move are skipped."""
 import random
 import struct
