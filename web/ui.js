@@ -7,6 +7,11 @@
  * color=black|white (the player's colour against Emilia; random without
  * it), players=2 (two players on one screen), seed=N (the same random
  * choices of Easy and Normal every time).
+ *
+ * online.js shows a table of `emilia serve` on the same board: while it
+ * does (ui.remote, set by setRemote), this game waits, drawn by nobody,
+ * and the board's clicks go to online.js; reviewGame() opens a saved game
+ * of the server in the review.
  */
 (function () {
 	'use strict';
@@ -42,6 +47,8 @@
 		reviewDoc: null,
 		reviewing: false,
 		typed: '',
+		remote: null,        /* online.js's table while one is shown: { size, click(sq) } */
+		reviewNames: null,   /* the players' names of a game loaded for its review */
 		/* performance.now() when the board first took clicks and when Emilia's first
 		 * move was shown (bench/scripts/web-first-move.py reads them) */
 		timings: { board: 0, firstMove: 0 },
@@ -121,6 +128,7 @@
 		ui.reviewDoc = null;
 		ui.reviewing = false;
 		ui.viewing = null;
+		ui.reviewNames = null;
 		if (ui.game)
 			ui.game.destroy();
 		ui.game = new G.ReversiGame(ui.lib, ui.kind);
@@ -143,6 +151,8 @@
 	/* Whose turn is it to do what: passes, Emilia's move, or a player's. */
 	function advance() {
 		const g = ui.game;
+		if (ui.remote)
+			return; /* an online table is shown: this game goes on when it is left */
 		const notices = [];
 		while (!g.isOver() && g.mustPass()) {
 			const who = g.toMove();
@@ -205,6 +215,11 @@
 	}
 
 	function clickSquare(sq) {
+		if (ui.remote) {
+			ui.cursor = sq;
+			ui.remote.click(sq);
+			return;
+		}
 		const g = ui.game;
 		if (!g)
 			return;
@@ -234,7 +249,7 @@
 
 	function undo() {
 		const g = ui.game;
-		if (!g)
+		if (!g || ui.remote)
 			return;
 		const wasThinking = ui.thinking;
 		stopThinking();
@@ -339,7 +354,7 @@
 		if (ui.reviewing)
 			return;
 		ui.reviewing = true;
-		const names = ui.players === 1
+		const names = ui.reviewNames ? ui.reviewNames : ui.players === 1
 			? { black: ui.human === 'black' ? 'You' : 'Emilia ' + LEVEL_TEXT[ui.level], white: ui.human === 'white' ? 'You' : 'Emilia ' + LEVEL_TEXT[ui.level] }
 			: { black: 'Black', white: 'White' };
 		$('review').hidden = false;
@@ -394,6 +409,9 @@
 
 	function buildBoard() {
 		const g = ui.game, board = $('board');
+		if (ui.remote)
+			return;
+		delete board.dataset.remote;
 		board.innerHTML = '';
 		board.style.setProperty('--n', g.size);
 		board.dataset.size = g.size;
@@ -416,6 +434,8 @@
 
 	function render() {
 		const g = ui.game, board = $('board');
+		if (ui.remote || !g)
+			return;
 		const viewing = ui.viewing !== null;
 		const shown = viewing ? positionBefore(ui.viewing) : { cells: g.board(), last: g.lastMove() };
 		const legal = viewing || g.isOver() ? [] : g.legalMoves();
@@ -448,6 +468,7 @@
 		renderCursor();
 		renderScore();
 		renderMoves();
+		delete $('moves').dataset.remote;
 		$('transcript').value = g.shareText();
 		$('thinking').hidden = !ui.thinking;
 		$('undo').disabled = false;
@@ -534,7 +555,7 @@
 	/* ---- keyboard ---- */
 
 	function boardKey(ev) {
-		const g = ui.game;
+		const g = ui.remote || ui.game;
 		if (!g)
 			return;
 		const r = ui.cursor >> 3, c = ui.cursor & 7;
@@ -561,12 +582,14 @@
 		if (tag === 'input' || tag === 'textarea' || tag === 'select' || ev.ctrlKey || ev.metaKey || ev.altKey)
 			return;
 		const k = ev.key.toLowerCase();
+		if (ui.remote && !/^[a-h1-8]$/.test(k))
+			return; /* an online table: squares only */
 		if (/^[a-h]$/.test(k)) {
 			ui.typed = k;
 			return;
 		}
 		if (/^[1-8]$/.test(k) && ui.typed) {
-			const sq = L.parseSquare(ui.typed + k, ui.game.size);
+			const sq = L.parseSquare(ui.typed + k, (ui.remote || ui.game).size);
 			ui.typed = '';
 			if (sq >= 0) {
 				ui.keyboard = true;
@@ -582,6 +605,60 @@
 		else if (k === 'r' && ui.game && ui.game.isOver())
 			startReview();
 	}
+
+	/* ---- online.js's hooks ---- */
+
+	/* remote: { size, click(sq) } while online.js shows a table on the board
+	 * (this game waits, and its search is stopped); null gives the board
+	 * back to this game. */
+	function setRemote(remote) {
+		const was = ui.remote;
+		if (remote && !was) {
+			stopThinking();
+			view(null, true);
+			$('review').hidden = true;
+		}
+		ui.remote = remote;
+		document.querySelector('.controls').hidden = !!remote;
+		$('share').hidden = !!remote;
+		$('review-button').hidden = true;
+		$('thinking').hidden = true;
+		document.body.dataset.remote = remote ? 'true' : 'false';
+		if (!remote && was && ui.game) {
+			say('');
+			$('status').classList.remove('over');
+			buildBoard();
+			advance();
+		}
+	}
+
+	/* Review a game saved by the server: kind '8x8' / '6x6' / 'anti', the
+	 * game as game.js loads it (transcript, or OBF ; moves), the players'
+	 * names.  null, or why it could not be loaded. */
+	function reviewGame(kind, text, names) {
+		if (!ui.lib)
+			return 'Emilia has not started yet.';
+		setRemote(null);
+		ui.kind = kind;
+		ui.players = 2;
+		$('game').value = kind;
+		$('players').value = '2';
+		newGame();
+		const err = ui.game.load(text);
+		if (err) {
+			newGame();
+			return err;
+		}
+		ui.reviewNames = names || null;
+		advance();
+		if (!ui.game.isOver())
+			return 'the saved game is not finished.';
+		startReview();
+		return null;
+	}
+
+	ui.setRemote = setRemote;
+	ui.reviewGame = reviewGame;
 
 	window.addEventListener('DOMContentLoaded', start);
 	window.EmiliaUI = ui;

@@ -39,7 +39,7 @@ WEB_LDFLAGS := -O3 -sMODULARIZE=1 -sEXPORT_NAME=EmiliaWasm -sENVIRONMENT=web,wor
   -sEXPORTED_FUNCTIONS=$(subst $(web_space),$(web_comma),$(strip $(WEB_EXPORTS:%=_%))) \
   -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8
 # the page: static files copied as they are, and the data each game fetches
-WEB_STATIC := index.html style.css wasm.js game.js engine.js worker.js ui.js review.js
+WEB_STATIC := index.html style.css wasm.js game.js engine.js worker.js ui.js review.js online.js
 WEB_DATA := $(WEB_OUT)/data/eval.bin.gz $(WEB_OUT)/data/book.bin.gz $(WEB_OUT)/data/eval-anti.bin.gz \
   $(WEB_OUT)/data/eval-6x6.bin.gz
 
