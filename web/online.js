@@ -277,6 +277,7 @@
 			send({ t: 'lobby', on: false });
 		if (first) {
 			on.lastSeen = -1;
+			$('online-box').open = true;
 			say(role === 'seat' ? 'You play ' + capital(color) + ' at table ' + code + '.' :
 				'You are watching table ' + code + '.');
 		}
@@ -545,13 +546,15 @@
 
 	function resultText(r) {
 		const score = r.black + '-' + r.white;
+		/* a player who left lost whatever the discs */
+		const winner = r.reason === 'left' && (r.loser === 'black' || r.loser === 'white') ? other(r.loser) : r.winner;
 		let text;
-		if (r.winner === 'draw')
+		if (winner === 'draw')
 			text = 'Game over: a draw, ' + score + '.';
 		else if (on.color)
-			text = 'Game over: ' + (r.winner === on.color ? 'you win' : 'you lose') + ', ' + score + '.';
+			text = 'Game over: ' + (winner === on.color ? 'you win' : 'you lose') + ', ' + score + '.';
 		else
-			text = 'Game over: ' + capital(r.winner) + ' wins, ' + score + '.';
+			text = 'Game over: ' + capital(winner) + ' wins, ' + score + '.';
 		if (r.reason === 'left' && r.loser)
 			text += ' ' + (r.loser === on.color ? 'You' : capital(r.loser)) + ' left the table and ' +
 				(r.loser === on.color ? 'lose' : 'loses') + ' whatever the discs.';
@@ -573,7 +576,6 @@
 		}
 		if (on.connected)
 			status('');
-		box.open = true;
 		const over = !!t.result || t.to_move === 'none';
 		$('online-code').textContent = t.code;
 		$('online-link').value = tableLink(t.code);
@@ -610,6 +612,8 @@
 			$('online-result').dataset.black = t.result.black;
 			$('online-result').dataset.white = t.result.white;
 			$('online-result').dataset.winner = t.result.winner;
+			$('online-result').dataset.reason = t.result.reason || '';
+			$('online-result').dataset.loser = t.result.loser || '';
 			$('online-review').hidden = !t.result.review;
 			if (t.result.review)
 				$('online-review').href = t.result.review;
@@ -625,8 +629,12 @@
 			st.textContent = 'Game over.';
 		else if (t.to_move === on.color)
 			st.textContent = 'Your move: you play ' + capital(on.color) + '.';
-		else
-			st.textContent = capital(t.to_move) + ' to move' + (on.role === 'seat' ? ' (' + playerName(t.to_move, t) + ')' : '') + '.';
+		else if (on.role === 'seat') {
+			const seat = t.seats && t.seats[t.to_move];
+			const emilia = seat && (seat.state === 'emilia' || seat.state === 'gone');
+			st.textContent = capital(t.to_move) + ' to move: ' + (emilia ? 'Emilia\'s' : 'your opponent\'s') + ' turn.';
+		} else
+			st.textContent = capital(t.to_move) + ' to move.';
 		tick();
 	}
 

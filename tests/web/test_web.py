@@ -734,6 +734,36 @@ class WebTest(unittest.TestCase):
         finally:
             self.driver.set_window_size(1100, 900)
 
+    def test_14_online_needs_emilia_serve(self):
+        """Served by a plain static server (or from file://), the Online panel says online play
+        needs `emilia serve`, and the game on the page goes on as before."""
+        ref = self.ref("8x8")
+        self.open("game=8x8&level=easy&color=black&seed=3")
+        self.driver.execute_script("document.getElementById('online-box').open = true;")
+        WAIT = "return [document.body.dataset.online || '', document.getElementById('online-status').textContent];"
+        end = time.time() + 10
+        while self.driver.execute_script(WAIT)[0] != "unavailable" and time.time() < end:
+            time.sleep(0.05)
+        online, text = self.driver.execute_script(WAIT)
+        self.assertEqual(online, "unavailable")
+        self.assertIn("needs `emilia serve`", text)
+        self.click("f5")
+        s = self.wait(lambda s: self.idle(s) and len(s["moves"]) == 4, 10, "Emilia's reply")
+        self.assertBoard(s, ref, what="a game beside the Online panel")
+        # from file:// the panel says so at once (the page itself cannot fetch its engine there)
+        self.driver.get("file://" + os.path.join(WEB, "index.html") + "#table=ABCDEF")
+        end = time.time() + 5
+        while self.driver.execute_script(WAIT)[0] != "unavailable" and time.time() < end:
+            time.sleep(0.05)
+        online, text = self.driver.execute_script(WAIT)
+        self.assertEqual(online, "unavailable")
+        self.assertIn("needs `emilia serve`", text)
+        # the refused WebSocket and the file:// fetches log errors of the browser's: not the page's
+        self.driver.get("about:blank")
+        left = [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE" and
+                "WebSocket" not in e["message"] and not e["message"].startswith("file://")]
+        self.assertEqual(left, [], "the page logged errors: %s" % left)
+
 
 if __name__ == "__main__":
     t0 = time.time()
