@@ -298,7 +298,10 @@ def test_a_whole_game_for_two(server, pages):
     p1.by_id("online-review").click()
     s = p1.wait(lambda s: not s["remote"] and s["moves"] == states[0]["moves"] and s["over"], 15,
                 "the saved game did not open in the review")
-    assert p1.d.execute_script("return !document.getElementById('review').hidden")
+    p1.wait(lambda s: p1.d.execute_script("return document.getElementById('review').dataset.done === 'true'"), 60,
+            "the review of the saved game did not finish")
+    rows = p1.d.find_elements(By.CSS_SELECTOR, "#review .review-moves tr[data-n]")
+    assert len(rows) == len(states[0]["moves"]) // 2
     assert os.path.exists(SHOT), "no screenshot of the game in progress"
 
 
@@ -323,7 +326,23 @@ def test_b_reload_keeps_the_seat(server, pages):
     p1.wait(lambda s: s["seats"][before["color"]] == "here", 10, "browser 1 did not see the player back")
     # the seat plays on: two more moves of each
     ply = s["ply"]
-    play(rng, [p1, p2], lambda st: min(x["ply"] for x in st) >= ply + 4 or any(x["result"] for x in st), 30)
+    states = play(rng, [p1, p2], lambda st: (min(x["ply"] for x in st) >= ply + 4 and st[0]["ply"] == st[1]["ply"] and
+                                             st[0]["toMove"] != st[0]["color"]) or any(x["result"] for x in st), 30)
+    if any(x["result"] for x in states):
+        return
+    # undo: browser 1 asks to take back its last move, browser 2 declines, then agrees
+    moves = states[0]["moves"]
+    p1.by_id("online-undo").click()
+    p2.wait(lambda s: p2.by_id("online-offer").is_displayed(), 10, "the undo request did not arrive")
+    p2.by_id("online-decline").click()
+    p1.wait(lambda s: "declined" in s["message"], 10, "the decline did not arrive")
+    p1.wait(lambda s: p1.by_id("online-undo").is_enabled(), 10, "undo not offered again")
+    p1.by_id("online-undo").click()
+    p2.wait(lambda s: p2.by_id("online-offer").is_displayed(), 10, "the second undo request did not arrive")
+    p2.by_id("online-agree").click()
+    for p in (p1, p2):
+        s = p.wait(lambda s: s["ply"] < states[0]["ply"], 10, "the undo was not made")
+        assert moves.startswith(s["moves"]) and s["toMove"] == states[0]["color"], (moves, s["moves"])
 
 
 def test_c_closed_browser_loses(server, pages):
