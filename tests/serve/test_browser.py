@@ -235,12 +235,13 @@ def play(rng, players, until, limit=90, shot=None):
             return states
         moved = False
         for p, s in zip(players, states):
+            if shot and s["myTurn"] and s["ply"] >= 20 and not os.path.exists(shot):
+                # a game in progress as the player to move sees it: the dots, the clock running
+                os.makedirs(os.path.dirname(shot), exist_ok=True)
+                time.sleep(1.5)
+                p.d.save_screenshot(shot)
             if move_one(rng, p, s):
                 moved = True
-                if shot and s["ply"] >= 20 and not os.path.exists(shot):
-                    os.makedirs(os.path.dirname(shot), exist_ok=True)
-                    time.sleep(0.6)  # the flips' animation
-                    p.d.save_screenshot(shot)
                 break
         if not moved:
             time.sleep(0.05)
