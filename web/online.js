@@ -257,10 +257,12 @@
 			return;
 		}
 		if ((what === 'join' || what === 'watch') && on.code && !on.table) {
-			/* a table of the address that is no more */
+			/* a code with no table (or one of the address that is no more) */
 			on.code = null;
+			on.role = null;
+			on.color = null;
 			setHash(null);
-			render();
+			status('');
 		}
 		say(text, 'error');
 		render();
@@ -316,13 +318,14 @@
 			say(capital(t.undo_offer.by) + ' asks to take back their last move.');
 		} else if (prev.undo_offer && !t.undo_offer && t.ply === prev.ply && prev.undo_offer.by === on.color) {
 			say('Your request to take back a move was declined.', 'refused');
-		} else if (t.ply > prev.ply && on.message && on.message.kind !== 'error') {
-			say('');
+		} else if (t.ply > prev.ply && last && last.color === on.color && last.by === 'player' &&
+		           on.message && on.message.kind !== 'error') {
+			say(''); /* our own move arrived: the notices before it are old */
 		}
 		for (const c of ['black', 'white'])
 			if (prev.seats && t.seats && prev.seats[c] && t.seats[c] && prev.seats[c].state !== t.seats[c].state &&
 			    t.seats[c].state === 'gone' && c !== on.color && !(t.result && prev.result))
-				say(capital(c) + ' left the table and loses; Emilia plays ' + capital(c) + ' to the end.', 'pass');
+				say(capital(c) + ' left the table: Emilia plays ' + capital(c) + ' to the end.', 'pass');
 	}
 
 	/* ---- what the player does ---- */
@@ -497,7 +500,7 @@
 		const box = $('online-message');
 		box.textContent = text;
 		box.dataset.kind = kind || '';
-		box.hidden = !text;
+		box.hidden = !text || !!on.code; /* at a table: under the score only */
 		if (on.code) {
 			const m = $('message');
 			m.textContent = text;

@@ -46,7 +46,7 @@ STATE_JS = """
 const b = document.getElementById('board'), on = window.EmiliaOnline ? EmiliaOnline.state : {};
 const res = document.getElementById('online-result'), rv = document.getElementById('online-review');
 const seat = (c) => document.getElementById('online-seat-' + c);
-const msg = document.getElementById('online-message');
+const msg = document.getElementById(on.code ? 'message' : 'online-message');
 return {
   ready: document.body.dataset.ready === 'true',
   online: document.body.dataset.online || '',
