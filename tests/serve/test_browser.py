@@ -94,27 +94,39 @@ def server():
             pytest.skip("%s is missing: make web (or set EMILIA_WEB)" % os.path.join(WEB, f))
     data = tempfile.mkdtemp(prefix="emilia-serve-test-")
     port = free_port()
-    proc = subprocess.Popen([SERVE, "--port", str(port), "--bind", "127.0.0.1", "--data", data,
-                             "--web", WEB, "--grace", str(GRACE)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    ready = threading.Event()
     log = []
+    srv = {"base": "http://127.0.0.1:%d/" % port, "data": data, "log": log, "proc": None}
 
-    def read():
-        for line in proc.stderr:
-            log.append(line)
-            if "listening" in line:
-                ready.set()
-    threading.Thread(target=read, daemon=True).start()
-    if not ready.wait(20):
-        proc.kill()
-        pytest.fail("the server did not say 'listening' in 20 s: %s" % "".join(log[-20:]))
-    yield {"base": "http://127.0.0.1:%d/" % port, "data": data, "log": log, "proc": proc}
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    def start(grace):
+        proc = subprocess.Popen([SERVE, "--port", str(port), "--bind", "127.0.0.1", "--data", data,
+                                 "--web", WEB, "--grace", str(grace)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        srv["proc"] = proc
+        ready = threading.Event()
+
+        def read():
+            for line in proc.stderr:
+                log.append(line)
+                if "listening" in line:
+                    ready.set()
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(20):
+            proc.kill()
+            pytest.fail("the server did not say 'listening' in 20 s: %s" % "".join(log[-20:]))
+
+    def stop():
+        proc = srv["proc"]
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    srv["start"], srv["stop"] = start, stop
+    start(GRACE)
+    yield srv
+    stop()
     shutil.rmtree(data, ignore_errors=True)
 
 
@@ -371,3 +383,30 @@ def test_c_closed_browser_loses(server, pages):
     assert "White left" in r["text"], r["text"]
     assert "you win" in r["text"], r["text"]
     assert states[0]["over"]
+
+
+def test_d_server_restart_reconnects(server, pages):
+    """The server stops (SIGTERM: its tables saved) and starts again on the same --data: both
+    pages notice the lost connection, connect again by themselves and take their seats back
+    with their tokens; the game goes on where it was. (Last: it restarts the server, with a
+    grace long enough for the pages' backoff.)"""
+    rng = random.Random(4)
+    p1, p2 = pages(), pages()
+    p1.open()
+    s1 = p1.open_table("reversi", color="black", public=False)
+    code = s1["code"]
+    p2.open("#table=" + code)
+    p2.wait(lambda s: s["code"] == code and s["role"] == "seat", 10, "joining by the link")
+    states = play(rng, [p1, p2], lambda st: min(s["ply"] for s in st) >= 4 and st[0]["ply"] == st[1]["ply"], 30)
+    moves = states[0]["moves"]
+    server["stop"]()
+    for p in (p1, p2):
+        s = p.wait(lambda s: not s["connected"], 10, "the page did not notice the server stop")
+        assert "reconnecting" in s["onlineStatus"], s["onlineStatus"]
+    server["start"](15)
+    for p, c in ((p1, "black"), (p2, "white")):
+        s = p.wait(lambda s: s["connected"] and s["role"] == "seat" and s["seats"][c] == "here", 20,
+                   "the page did not take its seat back after the restart")
+        assert s["code"] == code and s["color"] == c and s["moves"] == moves
+    ply = states[0]["ply"]
+    play(rng, [p1, p2], lambda st: min(x["ply"] for x in st) >= ply + 2 or any(x["result"] for x in st), 30)
