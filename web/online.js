@@ -124,6 +124,7 @@
 			on.everConnected = true;
 			on.failures = 0;
 			document.body.dataset.online = 'connected';
+			delete $('online-box').dataset.unavailable;
 			status(on.code ? '' : 'Connected: open a table, join one by its code, or pick one below.');
 			/* take back what we had: the seat, the watched table, the lobby */
 			if (on.code) {
@@ -415,7 +416,9 @@
 		}
 		on.leaveArmed = 0;
 		if (on.code) {
-			send({ t: 'leave' });
+			/* without a connection the seat goes when its grace runs out */
+			if (on.connected)
+				send({ t: 'leave' });
 			forgetSeat(on.code);
 		}
 		on.code = null;
