@@ -19,7 +19,7 @@
 
 #include <libwebsockets.h>
 
-#include "cmdflags.h"
+#include "serve_cli.h"
 #include "emilia.h"
 #include "json.h"
 #include "pool.h"
@@ -49,20 +49,6 @@ typedef struct Config {
 	bool quiet;
 } Config;
 
-enum { F_PORT, F_BIND, F_DATA, F_WEB, F_GRACE, F_IDLE, F_TABLES, F_CONNS, F_THREADS, F_HASH, F_QUIET, F_COUNT };
-static const CmdFlag serve_flags[F_COUNT] = {
-	[F_PORT] = { "--port", CMDFLAG_INT, "N", 0, 65535, "the port", "", "TCP port (8080; 0: any free one, printed)", 0 },
-	[F_BIND] = { "--bind", CMDFLAG_STR, "ADDR", 0, 0, NULL, NULL, "address to listen on (127.0.0.1; 0.0.0.0: every interface)", 0 },
-	[F_DATA] = { "--data", CMDFLAG_STR, "DIR", 0, 0, NULL, NULL, "tables and finished games are kept here (emilia-data)", 0 },
-	[F_WEB] = { "--web", CMDFLAG_STR, "DIR", 0, 0, NULL, NULL, "the page to serve, as `make web` builds it (build/web)", 0 },
-	[F_GRACE] = { "--grace", CMDFLAG_INT, "S", 1, 3600, "the grace period", " s", "seconds a player who lost the connection has to come back (30)", 0 },
-	[F_IDLE] = { "--idle", CMDFLAG_INT, "S", 1, 86400, "the idle timeout", " s", "close a silent connection, or a table nobody joined, after S seconds (300)", 0 },
-	[F_TABLES] = { "--max-tables", CMDFLAG_INT, "N", 1, 100000, "the number of tables", "", "tables at most (1000)", 0 },
-	[F_CONNS] = { "--max-connections", CMDFLAG_INT, "N", 1, 100000, "the number of connections", "", "WebSocket connections at most (4000)", 0 },
-	[F_THREADS] = { "--engine-threads", CMDFLAG_INT, "N", 1, 64, "the engine threads", "", "threads searching Emilia's moves (1)", 0 },
-	[F_HASH] = { "--hash", CMDFLAG_INT, "MB", 1, 4096, "the hash", " MB", "each engine's table (16)", 0 },
-	[F_QUIET] = { "--quiet", CMDFLAG_BOOL, NULL, 0, 0, NULL, NULL, "print errors only", 0 },
-};
 
 /* ---- the state of the server (the event thread's) ---- */
 
@@ -1046,8 +1032,8 @@ static void restore_tables(int64_t now)
 static int parse_args(int argc, char **argv)
 {
 	if (cmdflags_wants_help(argc, argv)) {
-		cmdflags_help(stdout, "serve", "[--port N] [--bind ADDR] [--data DIR] [--web DIR] [options]", serve_flags,
-		              F_COUNT);
+		cmdflags_help(stdout, "serve", SERVE_SYNOPSIS, serve_flags,
+		              SERVE_FLAGS);
 		exit(0);
 	}
 	for (int i = 1; i < argc; i++) {
@@ -1058,24 +1044,24 @@ static int parse_args(int argc, char **argv)
 			exit(0);
 		}
 		CmdFlagValue v;
-		const int f = cmdflags_next("serve", serve_flags, F_COUNT, argc, argv, &i, &v);
+		const int f = cmdflags_next("serve", serve_flags, SERVE_FLAGS, argc, argv, &i, &v);
 		switch (f) {
 		case CMDFLAG_ERROR:
 			return 2;
 		case CMDFLAG_NONE:
 			fprintf(stderr, "serve: unknown option '%s' (emilia serve --help lists them)\n", argv[i]);
 			return 2;
-		case F_PORT: cfg.port = (int)v.num; break;
-		case F_BIND: cfg.bind = v.str; break;
-		case F_DATA: cfg.data = v.str; break;
-		case F_WEB: cfg.web = v.str; break;
-		case F_GRACE: cfg.grace = (int)v.num; break;
-		case F_IDLE: cfg.idle = (int)v.num; break;
-		case F_TABLES: cfg.max_tables = (int)v.num; break;
-		case F_CONNS: cfg.max_connections = (int)v.num; break;
-		case F_THREADS: cfg.engine_threads = (int)v.num; break;
-		case F_HASH: cfg.hash_mb = (int)v.num; break;
-		case F_QUIET: cfg.quiet = true; break;
+		case SERVE_PORT: cfg.port = (int)v.num; break;
+		case SERVE_BIND: cfg.bind = v.str; break;
+		case SERVE_DATA: cfg.data = v.str; break;
+		case SERVE_WEB: cfg.web = v.str; break;
+		case SERVE_GRACE: cfg.grace = (int)v.num; break;
+		case SERVE_IDLE: cfg.idle = (int)v.num; break;
+		case SERVE_TABLES: cfg.max_tables = (int)v.num; break;
+		case SERVE_CONNS: cfg.max_connections = (int)v.num; break;
+		case SERVE_THREADS: cfg.engine_threads = (int)v.num; break;
+		case SERVE_HASH: cfg.hash_mb = (int)v.num; break;
+		case SERVE_QUIET: cfg.quiet = true; break;
 		default: break;
 		}
 	}
