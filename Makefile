@@ -266,7 +266,7 @@ test-debug:
 
 # tsan: the suites whose code runs threads (the engine's workers, the parallel solver and perft,
 # the protocols' search threads, the clock, the table's prefaulting, the API, the review's and
-# eval's workers) under ThreadSanitizer; the others are single-threaded and run under ASan and
+# eval's workers) and emilia-serve's protocol (its engine threads) under ThreadSanitizer; the others are single-threaded and run under ASan and
 # UBSan in test-debug.  TSAN_SUITES="..." picks others.
 TSAN_SUITES ?= api clock endgame engine_core engine_threads eval gtp memory perft protocols review search
 tsan:
@@ -275,6 +275,9 @@ tsan:
 tsan-run: all test-bins
 	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
 	  TSAN_OPTIONS="halt_on_error=1" CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+	@if pkg-config --exists libwebsockets 2>/dev/null; then $(MAKE) --no-print-directory $(BUILD)/emilia-serve && \
+	  cd tests/serve && EMILIA_SERVE=$(CURDIR)/$(BUILD)/emilia-serve TSAN_OPTIONS="halt_on_error=1" $(SERVE_PYTEST) test_protocol.py; \
+	else echo "tsan: emilia-serve not checked (no libwebsockets)"; fi
 clean:
 	rm -rf build emilia $(TOOLS) emilia-mpi emilia-serve
 $(LIBOUT):
