@@ -266,8 +266,9 @@ test-debug:
 
 # tsan: the suites whose code runs threads (the engine's workers, the parallel solver and perft,
 # the protocols' search threads, the clock, the table's prefaulting, the API, the review's and
-# eval's workers) and emilia-serve's protocol (its engine threads) under ThreadSanitizer; the others are single-threaded and run under ASan and
-# UBSan in test-debug.  TSAN_SUITES="..." picks others.
+# eval's workers) and emilia-serve's protocol (its engine threads) under ThreadSanitizer; the
+# other suites are single-threaded and run under ASan and UBSan in test-debug.
+# TSAN_SUITES="..." picks others.
 TSAN_SUITES ?= api clock endgame engine_core engine_threads eval gtp memory perft protocols review search
 tsan:
 	@$(MAKE) --no-print-directory MODE=tsan TEST_SUITES="$(TSAN_SUITES)" tsan-run
