@@ -17,6 +17,7 @@
 Config cfg = { 8080, "127.0.0.1", "emilia-data", "build/web", 30, 300, 1000, 4000, 1, 16, false };
 struct lws_context *context;
 Pool *pool;
+Saver *saver;
 Table *tables;
 int ntables;
 uint64_t next_table_id = 1;
@@ -136,13 +137,14 @@ void serve_table_message(JsonBuf *b, const Table *t, const char *type, const Con
 }
 
 /* `state` to every connection of the table. */
-void serve_broadcast(Table *t)
+void serve_broadcast(Table *t, const Conn *skip)
 {
 	JsonBuf b;
 	jb_init(&b);
 	serve_table_message(&b, t, "state", NULL);
 	for (Conn *c = t->conns; c; c = c->t_next)
-		serve_send_buf(c, &b);
+		if (c != skip)
+			serve_send_buf(c, &b);
 	jb_free(&b);
 	if (t->public)
 		lobby_dirty = true;
@@ -229,9 +231,20 @@ void serve_detach(Conn *c)
 	c->t_prev = c->t_next = NULL;
 }
 
-static void table_file_path(const Table *t, char *path, size_t len)
+void serve_save_table(Table *t, int64_t now)
 {
-	snprintf(path, len, "%s/%s.json", tables_dir, t->code);
+	JsonBuf b;
+	jb_init(&b);
+	table_file_json(t, now, &b);
+	char name[32];
+	snprintf(name, sizeof name, "%s.json", t->code);
+	if (!b.failed && saver_put(saver, name, b.s, b.len)) {
+		t->dirty = false;
+		t->saved_at = now;
+	} else {
+		serve_warn("table %s not saved: out of memory", t->code);
+	}
+	jb_free(&b);
 }
 
 void serve_close_table(Table *t, const char *why)
@@ -241,9 +254,9 @@ void serve_close_table(Table *t, const char *why)
 		serve_detach(c);
 		serve_send_error(c, "no-table", why);
 	}
-	char path[4200];
-	table_file_path(t, path, sizeof path);
-	unlink(path);
+	char name[32];
+	snprintf(name, sizeof name, "%s.json", t->code);
+	saver_put(saver, name, NULL, 0);
 	for (Table **p = &tables; *p; p = &(*p)->next)
 		if (*p == t) {
 			*p = t->next;
@@ -302,7 +315,7 @@ void serve_maybe_think(Table *t, int64_t now)
 }
 
 /* After a change: the end (saved game), Emilia's turn, the news. */
-void serve_table_changed(Table *t, int64_t now)
+void serve_table_changed(Table *t, int64_t now, const Conn *skip)
 {
 	if (t->over && !t->review[0]) {
 		char err[300];
@@ -313,7 +326,7 @@ void serve_table_changed(Table *t, int64_t now)
 	}
 	t->dirty = true;
 	serve_maybe_think(t, now);
-	serve_broadcast(t);
+	serve_broadcast(t, skip);
 }
 
 void serve_engine_replies(void)
@@ -337,7 +350,7 @@ void serve_engine_replies(void)
 				mv = BOARD_PASS;
 			if (table_play(t, mv, timeout ? BY_TIMEOUT : BY_EMILIA, now) != GAME_OK)
 				serve_warn("table %s: the engine's move %d was refused", t->code, mv);
-			serve_table_changed(t, now);
+			serve_table_changed(t, now, NULL);
 		}
 		free(j);
 		j = next;

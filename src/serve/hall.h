@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "pool.h"
+#include "saver.h"
 #include "table.h"
 
 #define MAX_FRAME 4096
@@ -72,6 +73,7 @@ typedef struct Conn {
 extern Config cfg;
 extern struct lws_context *context;
 extern Pool *pool;
+extern Saver *saver;
 extern Table *tables;
 extern int ntables;
 extern uint64_t next_table_id;
@@ -96,8 +98,9 @@ void serve_send_buf(Conn *c, const JsonBuf *b);
 void serve_send_error(Conn *c, const char *code, const char *message);
 /* {"t": type, ["code", "color", "token" when `to` is given,] "table"} */
 void serve_table_message(JsonBuf *b, const Table *t, const char *type, const Conn *to);
-/* `state` to every connection of the table. */
-void serve_broadcast(Table *t);
+/* `state` to every connection of the table but `skip` (NULL: none), which
+ * has just been sent the table in its `seated`. */
+void serve_broadcast(Table *t, const Conn *skip);
 /* `lobby` to `only`, or (NULL) to every subscriber. */
 void serve_send_lobby(Conn *only);
 
@@ -107,12 +110,14 @@ Table *serve_find_table_id(uint64_t id);
 void serve_attach(Conn *c, Table *t, int colour);
 void serve_detach(Conn *c);
 void serve_close_table(Table *t, const char *why);
+/* Hand the table's file to the saver (DATA/tables/CODE.json). */
+void serve_save_table(Table *t, int64_t now);
 void serve_make_token(char out[TABLE_TOKEN_LEN + 1]);
 void serve_make_code(char out[TABLE_CODE_LEN + 1]);
 /* Start Emilia's search when she is to move. */
 void serve_maybe_think(Table *t, int64_t now);
 /* After a change: the end (the game saved), Emilia's turn, the news. */
-void serve_table_changed(Table *t, int64_t now);
+void serve_table_changed(Table *t, int64_t now, const Conn *skip);
 /* The engine threads' moves, played. */
 void serve_engine_replies(void);
 

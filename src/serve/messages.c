@@ -52,7 +52,7 @@ static bool free_for_table(Conn *c)
 		t->dirty = true;
 	}
 	serve_detach(c);
-	serve_broadcast(t);
+	serve_broadcast(t, NULL);
 	return true;
 }
 
@@ -114,7 +114,7 @@ static void on_open(Conn *c, const JsonObject *o, int64_t now)
 	table_restart_clock(t, now);
 	serve_note("table %s opened: %s, %d s a move%s", code, game->str, t->seconds, level ? ", against Emilia" : "");
 	send_seated(c, t, "seated");
-	serve_table_changed(t, now);
+	serve_table_changed(t, now, c);
 }
 
 static bool table_arg(Conn *c, const JsonObject *o, Table **t)
@@ -145,7 +145,7 @@ static void watch(Conn *c, Table *t)
 		return;
 	serve_attach(c, t, -1);
 	send_seated(c, t, "watching");
-	serve_broadcast(t);
+	serve_broadcast(t, c);
 }
 
 static void on_join(Conn *c, const JsonObject *o, int64_t now, bool watch_only)
@@ -169,7 +169,7 @@ static void on_join(Conn *c, const JsonObject *o, int64_t now, bool watch_only)
 	table_restart_clock(t, now); /* the game begins */
 	serve_note("table %s: both seats taken", t->code);
 	send_seated(c, t, "seated");
-	serve_table_changed(t, now);
+	serve_table_changed(t, now, c);
 }
 
 static bool same_token(const char *a, const char *b)
@@ -213,7 +213,7 @@ static void on_resume(Conn *c, const JsonObject *o, int64_t now)
 	t->seat[k].away_until = 0;
 	serve_attach(c, t, k);
 	send_seated(c, t, "seated");
-	serve_table_changed(t, now);
+	serve_table_changed(t, now, c);
 }
 
 static void on_move(Conn *c, const JsonObject *o, int64_t now)
@@ -247,7 +247,7 @@ static void on_move(Conn *c, const JsonObject *o, int64_t now)
 		return serve_send_error(c, "illegal", "you have a move: you cannot pass");
 	if (s != GAME_OK)
 		return serve_send_error(c, "illegal", "that move is not legal here");
-	serve_table_changed(t, now);
+	serve_table_changed(t, now, NULL);
 }
 
 static void on_undo(Conn *c, const JsonObject *o, int64_t now)
@@ -267,7 +267,7 @@ static void on_undo(Conn *c, const JsonObject *o, int64_t now)
 			return serve_send_error(c, "undo", "Emilia is moving: try again after her move");
 		table_undo(t, by, now);
 		serve_note("table %s: undo agreed, back to ply %d", t->code, t->game.nply);
-		return serve_table_changed(t, now);
+		return serve_table_changed(t, now, NULL);
 	}
 	if (t->undo_by == c->colour)
 		return serve_send_error(c, "undo", "you have asked already: the other player must agree");
@@ -276,7 +276,7 @@ static void on_undo(Conn *c, const JsonObject *o, int64_t now)
 		return serve_send_error(c, "undo", why);
 	t->undo_by = c->colour;
 	t->undo_ply = t->game.nply;
-	serve_broadcast(t);
+	serve_broadcast(t, NULL);
 }
 
 static void on_decline(Conn *c)
@@ -286,7 +286,7 @@ static void on_decline(Conn *c)
 		return serve_send_error(c, "undo", "there is no undo offer for you to decline");
 	t->undo_by = -1;
 	t->dirty = true;
-	serve_broadcast(t);
+	serve_broadcast(t, NULL);
 }
 
 static void on_leave(Conn *c, int64_t now)
@@ -297,7 +297,7 @@ static void on_leave(Conn *c, int64_t now)
 	const int k = c->colour;
 	serve_detach(c);
 	if (k < 0) {
-		serve_broadcast(t);
+		serve_broadcast(t, NULL);
 		return;
 	}
 	if (!t->over && (t->seat[!k].state == SEAT_FREE)) {
@@ -308,7 +308,7 @@ static void on_leave(Conn *c, int64_t now)
 	table_seat_lost(t, k, now);
 	if (running)
 		serve_note("table %s: %s left and lost", t->code, k ? "white" : "black");
-	serve_table_changed(t, now);
+	serve_table_changed(t, now, NULL);
 }
 
 void serve_handle_message(Conn *c, const char *text, size_t len)

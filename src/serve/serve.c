@@ -29,17 +29,6 @@ static volatile sig_atomic_t stopping;
 
 /* ---- the tick: clocks, grace periods, idle connections, files ---- */
 
-static void save_table(Table *t, int64_t now)
-{
-	char err[300];
-	if (table_save(t, tables_dir, now, err, sizeof err)) {
-		t->dirty = false;
-		t->saved_at = now;
-	} else {
-		serve_warn("table %s not saved: %s", t->code, err);
-	}
-}
-
 static void tick_table(Table *t, int64_t now)
 {
 	for (int k = 0; k < 2; k++) {
@@ -54,7 +43,7 @@ static void tick_table(Table *t, int64_t now)
 		table_seat_lost(t, k, now);
 		if (running)
 			serve_note("table %s: %s did not come back and lost", t->code, k ? "white" : "black");
-		serve_table_changed(t, now);
+		serve_table_changed(t, now, NULL);
 	}
 	if (t->deadline && now >= t->deadline && !t->thinking && table_controller(t) == 1) {
 		/* out of time: Emilia moves for the player, who keeps the seat */
@@ -74,7 +63,7 @@ static void tick_table(Table *t, int64_t now)
 				pool_submit(pool, j);
 			}
 		}
-		serve_broadcast(t);
+		serve_broadcast(t, NULL);
 	}
 	if (t->over && !t->conns && t->review[0]) {
 		serve_close_table(t, "the game is over and everyone has left");
@@ -90,7 +79,7 @@ static void tick_table(Table *t, int64_t now)
 		return;
 	}
 	if (t->dirty && now - t->saved_at >= 1000)
-		save_table(t, now);
+		serve_save_table(t, now);
 	serve_maybe_think(t, now);
 }
 
@@ -171,7 +160,7 @@ static void on_closed(Conn *c)
 			t->seat[k].away_until = now + cfg.grace * 1000LL;
 			t->dirty = true;
 		}
-		serve_broadcast(t);
+		serve_broadcast(t, NULL);
 	}
 	while (c->out) {
 		Msg *m = c->out;
@@ -410,8 +399,11 @@ int main(int argc, char **argv)
 	struct lws_vhost *vh = lws_get_vhost_by_name(context, "emilia");
 	const int port = vh ? lws_get_vhost_listen_port(vh) : cfg.port;
 	pool = pool_new(cfg.engine_threads, cfg.hash_mb, wake_loop, NULL);
-	if (!pool) {
-		serve_warn("cannot start the engine threads");
+	saver = saver_new(tables_dir);
+	if (!pool || !saver) {
+		serve_warn("cannot start the engine and saving threads");
+		pool_free(pool);
+		saver_free(saver);
 		lws_context_destroy(context);
 		return 1;
 	}
@@ -432,10 +424,14 @@ int main(int argc, char **argv)
 	for (Table *t = tables; t; t = t->next) {
 		/* a search that was out is searched again after the restart */
 		t->thinking = false;
-		save_table(t, end);
+		serve_save_table(t, end);
 		saved++;
 	}
+	/* the connections' ends change nothing that is saved: every seat
+	 * taken comes back away */
 	lws_context_destroy(context);
+	saver_free(saver);
+	saver = NULL;
 	serve_note("stopped; %d table%s saved in %s", saved, saved == 1 ? "" : "s", tables_dir);
 	while (tables) {
 		Table *t = tables;

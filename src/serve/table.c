@@ -265,7 +265,7 @@ void table_json(const Table *t, JsonBuf *b, int64_t now)
 
 /* ---- files ---- */
 
-static bool write_file(const char *dir, const char *name, const char *text, size_t len, char *err, size_t errlen)
+bool table_write_file(const char *dir, const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
 	char path[4096], tmp[4096 + 8];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -296,34 +296,23 @@ static bool write_file(const char *dir, const char *name, const char *text, size
 	return true;
 }
 
-bool table_save(const Table *t, const char *dir, int64_t now, char *err, size_t errlen)
+void table_file_json(const Table *t, int64_t now, JsonBuf *b)
 {
-	JsonBuf b;
-	jb_init(&b);
 	char moves[600], by[GAME_MAX_PLY + 1];
 	table_transcript(t, moves, sizeof moves);
 	for (int i = 0; i < t->game.nply; i++)
 		by[i] = by_letters[t->by[i]];
 	by[t->game.nply] = 0;
-	jb_printf(&b, "{\"v\":1,\"code\":\"%s\",\"game\":\"%s\",\"seconds\":%d,\"public\":%s,\"vs\":%d,", t->code,
+	jb_printf(b, "{\"v\":1,\"code\":\"%s\",\"game\":\"%s\",\"seconds\":%d,\"public\":%s,\"vs\":%d,", t->code,
 	          kind_names[t->kind], t->seconds, t->public ? "true" : "false", t->vs_level);
-	jb_printf(&b, "\"moves\":\"%s\",\"by\":\"%s\",\"left\":%d,\"undo_by\":%d,\"undo_ply\":%d,\"age_ms\":%lld", moves,
+	jb_printf(b, "\"moves\":\"%s\",\"by\":\"%s\",\"left\":%d,\"undo_by\":%d,\"undo_ply\":%d,\"age_ms\":%lld", moves,
 	          by, t->left, t->undo_by, t->undo_ply, (long long)(now - t->created));
 	for (int c = 0; c < 2; c++)
-		jb_printf(&b, ",\"%s\":\"%s\",\"%s_token\":\"%s\"", colour_names[c], seat_names[t->seat[c].state],
+		jb_printf(b, ",\"%s\":\"%s\",\"%s_token\":\"%s\"", colour_names[c], seat_names[t->seat[c].state],
 		          colour_names[c], t->seat[c].token);
-	jb_raw(&b, ",\"review\":");
-	jb_str(&b, t->review);
-	jb_raw(&b, "}\n");
-	char name[64];
-	snprintf(name, sizeof name, "%s.json", t->code);
-	bool ok = !b.failed;
-	if (!ok)
-		snprintf(err, errlen, "out of memory");
-	else
-		ok = write_file(dir, name, b.s, b.len, err, errlen);
-	jb_free(&b);
-	return ok;
+	jb_raw(b, ",\"review\":");
+	jb_str(b, t->review);
+	jb_raw(b, "}\n");
 }
 
 static bool valid_code(const char *s)
