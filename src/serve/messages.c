@@ -61,9 +61,11 @@ static void on_open(Conn *c, const JsonObject *o, int64_t now)
 	const JsonMember *game = get_typed(c, o, "game", JSON_STRING, true);
 	const JsonMember *secs = get_typed(c, o, "seconds", JSON_NUMBER, false);
 	const JsonMember *pub = get_typed(c, o, "public", JSON_BOOL, false);
-	const JsonMember *vs = get_typed(c, o, "vs", JSON_STRING, false);
+	const JsonMember *vs = json_get(o, "vs");
+	if (vs && vs->type == JSON_NULL)
+		vs = NULL;
 	const JsonMember *col = get_typed(c, o, "color", JSON_STRING, false);
-	if (game == BAD_MEMBER || secs == BAD_MEMBER || pub == BAD_MEMBER || vs == BAD_MEMBER || col == BAD_MEMBER)
+	if (game == BAD_MEMBER || secs == BAD_MEMBER || pub == BAD_MEMBER || col == BAD_MEMBER)
 		return;
 	TableKind kind;
 	if (!table_kind_parse(game->str, &kind))
@@ -72,15 +74,18 @@ static void on_open(Conn *c, const JsonObject *o, int64_t now)
 	if (s < 1 || s > 3600 || s != (int)s)
 		return serve_send_error(c, "bad", "'seconds' must be a whole number 1..3600");
 	int level = 0;
-	if (vs) {
-		if (!strcmp(vs->str, "easy"))
-			level = EMILIA_LEVEL_EASY;
-		else if (!strcmp(vs->str, "normal"))
-			level = EMILIA_LEVEL_NORMAL;
-		else if (!strcmp(vs->str, "hard"))
-			level = EMILIA_LEVEL_HARD;
-		else
-			return serve_send_error(c, "bad", "'vs' must be null, \"easy\", \"normal\" or \"hard\"");
+	if (vs && vs->type == JSON_NUMBER) {
+		if (vs->num < 1 || vs->num > 60 || vs->num != (int)vs->num)
+			return serve_send_error(c, "bad", "a level 'vs' must be a whole number 1..60");
+		level = (int)vs->num;
+	} else if (vs && vs->type == JSON_STRING && !strcmp(vs->str, "easy")) {
+		level = EMILIA_LEVEL_EASY;
+	} else if (vs && vs->type == JSON_STRING && !strcmp(vs->str, "normal")) {
+		level = EMILIA_LEVEL_NORMAL;
+	} else if (vs && vs->type == JSON_STRING && !strcmp(vs->str, "hard")) {
+		level = EMILIA_LEVEL_HARD;
+	} else if (vs) {
+		return serve_send_error(c, "bad", "'vs' must be null, \"easy\", \"normal\", \"hard\" or a level 1..60");
 	}
 	int colour;
 	if (!col || !strcmp(col->str, "random")) {

@@ -23,6 +23,11 @@ static const char *const by_names[] = { "player", "timeout", "emilia", "auto" };
 static const char by_letters[] = "PTEA";
 static const char *const colour_names[] = { "black", "white" };
 
+static const char *level_name(int level)
+{
+	return level == EMILIA_LEVEL_EASY ? "easy" : level == EMILIA_LEVEL_NORMAL ? "normal" : "hard";
+}
+
 const char *table_kind_name(TableKind k)
 {
 	return kind_names[k];
@@ -182,8 +187,10 @@ void table_json(const Table *t, JsonBuf *b, int64_t now)
 	const Game *g = &t->game;
 	jb_printf(b, "{\"code\":\"%s\",\"game\":\"%s\",\"seconds\":%d,\"public\":%s,\"vs\":", t->code,
 	          kind_names[t->kind], t->seconds, t->public ? "true" : "false");
-	if (t->vs_level)
-		jb_printf(b, "\"%s\"", t->vs_level == EMILIA_LEVEL_EASY ? "easy" : t->vs_level == EMILIA_LEVEL_NORMAL ? "normal" : "hard");
+	if (t->vs_level > 0)
+		jb_printf(b, "%d", t->vs_level);
+	else if (t->vs_level)
+		jb_printf(b, "\"%s\"", level_name(t->vs_level));
 	else
 		jb_raw(b, "null");
 	jb_raw(b, ",\"moves\":[");
@@ -371,8 +378,8 @@ bool table_load(Table *t, uint64_t id, const char *path, int64_t now, int64_t gr
 		LOAD_FAIL("%s: not a table file of this version", path);
 	TableKind kind;
 	if (!valid_code(code->str) || !table_kind_parse(game->str, &kind) || secs->num < 1 || secs->num > 3600 ||
-	    (vs->num != 0 && vs->num != EMILIA_LEVEL_EASY && vs->num != EMILIA_LEVEL_NORMAL &&
-	     vs->num != EMILIA_LEVEL_HARD) ||
+	    (vs->num != EMILIA_LEVEL_EASY && vs->num != EMILIA_LEVEL_NORMAL && vs->num != EMILIA_LEVEL_HARD &&
+	     (vs->num < 0 || vs->num > 60 || vs->num != (int)vs->num)) ||
 	    (left->num != -1 && left->num != 0 && left->num != 1))
 		LOAD_FAIL("%s: a value out of range", path);
 	table_init(t, id, code->str, kind, (int)secs->num, pub->b, (int)vs->num, now - (int64_t)age->num);
@@ -433,9 +440,10 @@ bool table_save_game(Table *t, const char *dir, char *err, size_t errlen)
 	r.game = t->game;
 	for (int c = 0; c < 2; c++) {
 		char *name = c == BLACK ? r.black : r.white;
-		if (t->seat[c].state == SEAT_EMILIA)
-			snprintf(name, GAMEFILE_NAME, "Emilia (%s)",
-			         t->vs_level == EMILIA_LEVEL_EASY ? "easy" : t->vs_level == EMILIA_LEVEL_NORMAL ? "normal" : "hard");
+		if (t->seat[c].state == SEAT_EMILIA && t->vs_level > 0)
+			snprintf(name, GAMEFILE_NAME, "Emilia (level %d)", t->vs_level);
+		else if (t->seat[c].state == SEAT_EMILIA)
+			snprintf(name, GAMEFILE_NAME, "Emilia (%s)", level_name(t->vs_level));
 		else
 			snprintf(name, GAMEFILE_NAME, "%s player%s", c == BLACK ? "Black" : "White",
 			         t->left == c ? " (left: lost)" : "");
