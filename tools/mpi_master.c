@@ -32,18 +32,31 @@ static void out_of_memory(void)
 	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/* p reallocated to n items of size bytes; out of memory ends the run. */
+static void *grow(void *p, size_t n, size_t size)
+{
+	void *q = realloc(p, n * size);
+	if (!q)
+		out_of_memory();
+	return q;
+}
+
+/* A capacity for `need` items: cap (1024 when 0) doubled until it holds them. */
+static size_t doubled(size_t cap, size_t need)
+{
+	size_t c = cap ? cap : 1024;
+	while (c < need)
+		c *= 2;
+	return c;
+}
+
 /* Room for `need` tasks in *a (capacity *cap). */
 static void grow_tasks(Task **a, size_t *cap, size_t need)
 {
 	if (need <= *cap)
 		return;
-	size_t c = *cap ? *cap : 1024;
-	while (c < need)
-		c *= 2;
-	Task *t = realloc(*a, c * sizeof *t);
-	if (!t)
-		out_of_memory();
-	*a = t;
+	size_t c = doubled(*cap, need);
+	*a = grow(*a, c, sizeof **a);
 	*cap = c;
 }
 
@@ -180,10 +193,7 @@ bool send_chunk(Master *m, int r)
 		return false;
 	size_t bytes = sizeof(WorkHead) + rk->n * sizeof(MpiItem);
 	if (bytes > m->sendcap) {
-		unsigned char *s = realloc(m->sendbuf, bytes);
-		if (!s)
-			out_of_memory();
-		m->sendbuf = s;
+		m->sendbuf = grow(m->sendbuf, bytes, 1);
 		m->sendcap = bytes;
 	}
 	WorkHead h = { ++rk->seq, (uint32_t)rk->n };
@@ -200,10 +210,7 @@ bool send_chunk(Master *m, int r)
 void receive(Master *m, int r, int bytes)
 {
 	if ((size_t)bytes > m->recvcap) {
-		unsigned char *p = realloc(m->recvbuf, (size_t)bytes);
-		if (!p)
-			out_of_memory();
-		m->recvbuf = p;
+		m->recvbuf = grow(m->recvbuf, (size_t)bytes, 1);
 		m->recvcap = (size_t)bytes;
 	}
 	MPI_Recv(m->recvbuf, bytes, MPI_BYTE, r, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -246,23 +253,11 @@ void receive(Master *m, int r, int bytes)
 	const MpiResult *res = (const MpiResult *)(m->recvbuf + sizeof h);
 	size_t need = m->nstage + rk->n;
 	if (need > m->capstage) {
-		size_t cap = m->capstage ? m->capstage : 1024;
-		while (cap < need)
-			cap *= 2;
-		Task *st = realloc(m->stask, cap * sizeof *st);
-		if (st)
-			m->stask = st;
-		MpiResult *sr = realloc(m->sres, cap * sizeof *sr);
-		if (sr)
-			m->sres = sr;
-		CkptKey *sk = realloc(m->skey, cap * sizeof *sk);
-		if (sk)
-			m->skey = sk;
-		CkptValue *sv = realloc(m->sval, cap * sizeof *sv);
-		if (sv)
-			m->sval = sv;
-		if (!st || !sr || !sk || !sv)
-			out_of_memory();
+		size_t cap = doubled(m->capstage, need);
+		m->stask = grow(m->stask, cap, sizeof *m->stask);
+		m->sres = grow(m->sres, cap, sizeof *m->sres);
+		m->skey = grow(m->skey, cap, sizeof *m->skey);
+		m->sval = grow(m->sval, cap, sizeof *m->sval);
 		m->capstage = cap;
 	}
 	for (size_t k = 0; k < rk->n; k++) {
