@@ -60,7 +60,7 @@ static void grow_tasks(Task **a, size_t *cap, size_t need)
 	*cap = c;
 }
 
-void master_submit(Master *m, Batch *b)
+void mpi_master_submit(Master *m, Batch *b)
 {
 	pthread_mutex_lock(&m->lock);
 	grow_tasks(&m->in, &m->capin, m->nin + b->n);
@@ -70,7 +70,7 @@ void master_submit(Master *m, Batch *b)
 	pthread_mutex_unlock(&m->lock);
 }
 
-void complete(Master *m, const Task *t, const MpiResult *r)
+void mpi_master_complete(Master *m, const Task *t, const MpiResult *r)
 {
 	t->b->res[t->i] = *r;
 	pthread_mutex_lock(&m->lock);
@@ -103,7 +103,7 @@ static void pend_push(Master *m, const Task *t)
 }
 
 /* New submissions: from the checkpoint when it has them, else pending. */
-bool absorb(Master *m)
+bool mpi_master_absorb(Master *m)
 {
 	pthread_mutex_lock(&m->lock);
 	size_t n = m->nin;
@@ -125,7 +125,7 @@ bool absorb(Master *m)
 			MpiResult r = { v.score, v.move, v.flags, 0 };
 			m->cached++;
 			m->done++;
-			complete(m, &in[k], &r);
+			mpi_master_complete(m, &in[k], &r);
 		} else {
 			pend_push(m, &in[k]);
 		}
@@ -143,7 +143,7 @@ static int cmp_task(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-size_t pending(const Master *m)
+size_t mpi_master_pending(const Master *m)
 {
 	size_t n = 0;
 	for (size_t i = m->head; i < m->npend; i++)
@@ -161,7 +161,7 @@ static double chunk_target(double chunk_s, int workers)
 }
 
 /* Give rank r its next chunk; false when there is nothing for it. */
-bool send_chunk(Master *m, int r)
+bool mpi_master_send_chunk(Master *m, int r)
 {
 	while (m->head < m->npend && m->pend[m->head].taken)
 		m->head++;
@@ -207,7 +207,7 @@ bool send_chunk(Master *m, int r)
 	return true;
 }
 
-void receive(Master *m, int r, int bytes)
+void mpi_master_receive(Master *m, int r, int bytes)
 {
 	if ((size_t)bytes > m->recvcap) {
 		m->recvbuf = grow(m->recvbuf, (size_t)bytes, 1);
@@ -237,7 +237,7 @@ void receive(Master *m, int r, int bytes)
 				MpiResult fr = { 0, BOARD_NOMOVE, MPIRES_FAILED, 0 };
 				m->failed++;
 				m->done++;
-				complete(m, &t, &fr);
+				mpi_master_complete(m, &t, &fr);
 				lost++;
 			}
 		}
@@ -279,7 +279,7 @@ void receive(Master *m, int r, int bytes)
 
 /* Group commit: the results received since the last commit go to the
  * checkpoint with one write and one fsync, and only then count as done. */
-void commit(Master *m)
+void mpi_master_commit(Master *m)
 {
 	if (!m->nstage)
 		return;
@@ -290,7 +290,7 @@ void commit(Master *m)
 	}
 	for (size_t k = 0; k < m->nstage; k++) {
 		m->done++;
-		complete(m, &m->stask[k], &m->sres[k]);
+		mpi_master_complete(m, &m->stask[k], &m->sres[k]);
 	}
 	m->commits++;
 	m->nstage = 0;
@@ -326,13 +326,13 @@ static void report(Master *m, bool last)
 }
 
 /* Hand out and collect until done(arg) holds and nothing is in flight. */
-void pump(Master *m, bool (*done)(Master *, void *), void *arg)
+void mpi_master_pump(Master *m, bool (*done)(Master *, void *), void *arg)
 {
 	double since = util_now();
 	for (;;) {
-		bool event = absorb(m);
+		bool event = mpi_master_absorb(m);
 		for (int r = 1; r < m->nranks && !m->fatal; r++)
-			if (!m->rank[r].busy && send_chunk(m, r))
+			if (!m->rank[r].busy && mpi_master_send_chunk(m, r))
 				event = true;
 		MPI_Status st;
 		int flag = 1;
@@ -341,11 +341,11 @@ void pump(Master *m, bool (*done)(Master *, void *), void *arg)
 			if (flag) {
 				int bytes = 0;
 				MPI_Get_count(&st, MPI_BYTE, &bytes);
-				receive(m, st.MPI_SOURCE, bytes);
+				mpi_master_receive(m, st.MPI_SOURCE, bytes);
 				event = true;
 			}
 		}
-		commit(m);
+		mpi_master_commit(m);
 		report(m, false);
 		bool busy = false;
 		for (int r = 1; r < m->nranks; r++)
@@ -359,7 +359,7 @@ void pump(Master *m, bool (*done)(Master *, void *), void *arg)
 	}
 }
 
-bool batch_done(Master *m, void *arg)
+bool mpi_master_batch_done(Master *m, void *arg)
 {
 	Batch *b = arg;
 	pthread_mutex_lock(&m->lock);
@@ -368,7 +368,7 @@ bool batch_done(Master *m, void *arg)
 	return d;
 }
 
-void batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
+void mpi_master_batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
 {
 	b->items = items;
 	b->res = res;
@@ -377,13 +377,13 @@ void batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
 }
 
 /* Run a batch to the end from the master's main thread. */
-void run_batch(Master *m, Batch *b)
+void mpi_master_run_batch(Master *m, Batch *b)
 {
-	master_submit(m, b);
-	pump(m, batch_done, b);
+	mpi_master_submit(m, b);
+	mpi_master_pump(m, mpi_master_batch_done, b);
 }
 
-bool master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc)
+bool mpi_master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc)
 {
 	memset(m, 0, sizeof *m);
 	m->o = o;
@@ -409,7 +409,7 @@ bool master_init(Master *m, const Options *o, int nranks, const char *ckpt_path,
 
 static bool workers_stopped;
 
-void stop_workers(int nranks)
+void mpi_master_stop_ranks(int nranks)
 {
 	if (workers_stopped)
 		return;
@@ -418,12 +418,12 @@ void stop_workers(int nranks)
 		MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
 }
 
-void master_stop_workers(Master *m)
+void mpi_master_stop_workers(Master *m)
 {
-	stop_workers(m->nranks);
+	mpi_master_stop_ranks(m->nranks);
 }
 
-void master_summary(Master *m)
+void mpi_master_summary(Master *m)
 {
 	if (m->o->quiet)
 		return;
@@ -440,7 +440,7 @@ void master_summary(Master *m)
 	        m->commits);
 }
 
-void master_free(Master *m, bool remove_ckpt)
+void mpi_master_free(Master *m, bool remove_ckpt)
 {
 	ckpt_close(m->ck, remove_ckpt && !m->o->keep_ckpt);
 	for (int r = 0; r < m->nranks; r++)
