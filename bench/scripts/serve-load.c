@@ -640,6 +640,7 @@ static void on_frame(struct conn *c, char *msg)
 			maybe_join(tb);
 		} else {
 			tb->started = 1;
+			tb->next_due = now_us();
 			consider(&tb->c[0]);
 		}
 		on_table(c, tbl, 1);
@@ -956,6 +957,12 @@ int main(int argc, char **argv)
 		G.rate * G.ntables, run_s);
 	print_lat("latency", G.lat, G.nlat);
 	print_lat("opponent latency", G.olat, G.nolat);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+		ru.ru_stime.tv_usec / 1e6;
+	printf("client: %.2f s of CPU (%.0f%% of one core over %.2f s), max RSS %ld kB\n", cpu,
+		cpu / ((t_fin - G.t0) / 1e6) * 100, (t_fin - G.t0) / 1e6, ru.ru_maxrss);
 	long bad = G.lost + G.opp_lost + G.dup + G.mismatch + G.errors + G.conn_err +
 		G.closed_early + G.skipped;
 	printf("result: %s\n", bad ? "FAIL" : "ok");
