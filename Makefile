@@ -377,6 +377,7 @@ $(KDIRS:%=%/src/core/blobs.o) $(KDIRS:%=%/pic/blobs.o): book/emilia.book
 include mk/data.mk
 include mk/fuzz.mk
 include mk/bench.mk
+include mk/serve.mk
 
 # ---- arm64: the portable build cross-compiled, run under qemu-user (docs/packaging.md) ----
 # cross-arm64: build/arm64-portable-release/: emilia and the library, with Debian's
