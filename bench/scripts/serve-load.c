@@ -557,10 +557,14 @@ static void on_table(struct conn *c, const char *t, int is_seated)
 		} else if (n == c->ply)
 			G.repeats++;
 		else if (n > c->ply + 1) {
-			/* plies with no state of their own: fine only for forced passes */
+			/* plies with no state of their own: fine only when what followed them in the
+			   same frame is the server's forced passes */
 			for (int k = c->ply; k < n - 1; k++)
-				if (mv[k] != PASS_SQ)
+				if (mv[k + 1] != PASS_SQ) {
 					G.skipped++;
+					fprintf(stderr, "serve-load: table %d %c: no state for ply %d (ply"
+						" %d to %d)\n", tb->idx, c->role ? 'B' : 'A', k + 1, c->ply, n);
+				}
 		}
 	}
 
@@ -777,6 +781,8 @@ static void check_done(void)
 		G.finished = 1;  /* nobody there */
 	if (G.stopping && G.pending_ack <= 0 && G.pending_opp <= 0)
 		G.finished = 1;
+	if (G.finished)
+		lws_cancel_service(G.ctx);  /* out of the poll() of lws_service() */
 }
 
 static void stop_cb(lws_sorted_usec_list_t *sul)
