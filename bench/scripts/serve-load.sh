@@ -1,7 +1,7 @@
 #!/bin/sh
 # Load benchmark of emilia-serve (make bench-serve; bench/results/serve-results.md):
 #   sh bench/scripts/serve-load.sh [--tables N] [--rate R] [--seconds S] [--seed S]
-#                                  [--server BIN] [--port N]
+#                                  [--server BIN] [--port N] [--tmp DIR]
 # Starts BIN (default ./emilia-serve, `make serve`) on a free loopback port with a temporary
 # --data, waits for the line `listening` on its stderr, runs the load client
 # (bench/scripts/serve-load.c, compiled into build/serve-load when missing or older than its
@@ -9,7 +9,9 @@
 # RATE moves a second per table (10) for SECONDS (20), samples the server's CPU
 # (utime+stime of /proc/PID/stat, as a % of one core) every second and its memory (VmHWM,
 # VmRSS of /proc/PID/status), stops it with SIGTERM and prints one summary with the client's
-# report.  The whole run ends within SECONDS + 30 s.  Exit status: the client's (0: no move
+# report.  The temporary --data is made in DIR (default $TMPDIR, else /tmp): the server writes
+# each busy table's file once a second there, so its file system matters (/dev/shm: tmpfs).
+# The whole run ends within SECONDS + 30 s.  Exit status: the client's (0: no move
 # lost or duplicated and no error), 2 when the server does not start.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
 	--seed) SEED=$2; shift 2 ;;
 	--server) BIN=$2; shift 2 ;;
 	--port) PORT=$2; shift 2 ;;
+	--tmp) TMPDIR=$2; export TMPDIR; shift 2 ;;
 	*) echo "serve-load.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -131,7 +134,7 @@ else
 fi
 
 echo "== emilia-serve load: $TABLES tables, $RATE moves/s per table, $SECONDS_ s, loopback port $PORT"
-echo "server: $BIN, $(nproc) cores here, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "server: $BIN, --data in $(df -T "$TMP" 2>/dev/null | awk 'NR == 2 { print $1 " (" $2 ")" }'), $(nproc) cores here, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "server CPU: $CPU% of one core on average over the client's run ($CPUS s of CPU in $(awk -v t=$((T1 - T0)) 'BEGIN { printf "%.1f", t / 1e9 }') s), peak 1-s sample $PEAK%"
 echo "server memory: VmHWM $HWM kB, VmRSS $RSS kB at the end (max sampled $RSSMAX kB), $THREADS threads"
 echo "server: $STOP"
