@@ -3,7 +3,7 @@
 
 # `make bench`: the search's node signature (./emilia bench); the heavier benchmarks have
 # their own targets: perft-deep, bench-ffo, bench-ffo-threads, bench-6x6, bench-smp,
-# bench-eval, bench-eval-curve, bench-book, match-strength.
+# bench-eval, bench-eval-curve, bench-book, match-strength, bench-serve.
 bench: all
 	./emilia bench
 

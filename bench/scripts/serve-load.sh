@@ -35,7 +35,7 @@ DEADLINE=$((START + SECONDS_ + 30))
 left() { echo $((DEADLINE - $(date +%s))); }
 
 CLIENT=build/serve-load
-if [ ! -x $CLIENT ] || [ bench/scripts/serve-load.c -nt $CLIENT ]; then
+if [ ! -x $CLIENT ] || [ -n "$(find bench/scripts/serve-load.c -newer $CLIENT)" ]; then
 	mkdir -p build
 	pkg-config --exists libwebsockets ||
 		{ echo "serve-load.sh: needs libwebsockets-dev (apt-get install libwebsockets-dev)" >&2; exit 2; }
