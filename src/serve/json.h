@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define JSON_MAX_MEMBERS 16
+#define JSON_MAX_MEMBERS 24
 #define JSON_MAX_STRING 256
 
 typedef enum { JSON_STRING, JSON_NUMBER, JSON_BOOL, JSON_NULL } JsonType;

@@ -412,7 +412,7 @@ bool table_load(Table *t, uint64_t id, const char *path, int64_t now, int64_t gr
 			LOAD_FAIL("%s: a bad seat", path);
 		Seat *s = &t->seat[c];
 		s->state = (SeatState)k;
-		snprintf(s->token, sizeof s->token, "%s", tok->str);
+		memcpy(s->token, tok->str, strlen(tok->str) + 1); /* valid_token: at most 32 */
 		if (s->state == SEAT_HERE || s->state == SEAT_AWAY) {
 			if (!s->token[0])
 				LOAD_FAIL("%s: a player's seat without its token", path);
