@@ -130,7 +130,7 @@ else
 	echo "serve-load.sh: the server died during the run:" >&2
 	tail -20 "$TMP/server.err" >&2
 	[ $rc -ne 0 ] || rc=1
-	CPU=? CPUS=? HWM=? RSS=? THREADS=? STOP="died during the run"
+	CPU='?' CPUS='?' HWM='?' RSS='?' THREADS='?' STOP="died during the run"
 fi
 
 echo "== emilia-serve load: $TABLES tables, $RATE moves/s per table, $SECONDS_ s, loopback port $PORT"
