@@ -264,10 +264,23 @@ debug:
 test-debug:
 	@$(MAKE) --no-print-directory MODE=debug test
 
+# tsan: the suites whose code runs threads (the engine's workers, the parallel solver and perft,
+# the protocols' search threads, the clock, the table's prefaulting, the API, the review's and
+# eval's workers) and emilia-serve's protocol (its engine threads) under ThreadSanitizer; the
+# other suites are single-threaded and run under ASan and UBSan in test-debug.
+# TSAN_SUITES="..." picks others.
+TSAN_SUITES ?= api clock endgame engine_core engine_threads eval gtp memory perft protocols review search
 tsan:
-	@$(MAKE) --no-print-directory MODE=tsan test TSAN_OPTIONS="halt_on_error=1"
+	@$(MAKE) --no-print-directory MODE=tsan TEST_SUITES="$(TSAN_SUITES)" tsan-run
+.PHONY: tsan-run
+tsan-run: all test-bins
+	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
+	  TSAN_OPTIONS="halt_on_error=1" CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+	@if pkg-config --exists libwebsockets 2>/dev/null; then $(MAKE) --no-print-directory $(BUILD)/emilia-serve && \
+	  cd tests/serve && EMILIA_SERVE=$(CURDIR)/$(BUILD)/emilia-serve TSAN_OPTIONS="halt_on_error=1" $(SERVE_PYTEST) test_protocol.py; \
+	else echo "tsan: emilia-serve not checked (no libwebsockets)"; fi
 clean:
-	rm -rf build emilia $(TOOLS) emilia-mpi
+	rm -rf build emilia $(TOOLS) emilia-mpi emilia-serve
 $(LIBOUT):
 	@mkdir -p $@
 $(LIBOUT)/emilia.o: $(LIB_PARTS) | $(LIBOUT)
@@ -345,7 +358,7 @@ help:
 	@echo "  test-dispatch  (ARCH=dispatch) both kernels of one binary agree on perft, bench, solver"
 	@echo "  debug        build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	@echo "  test-debug   run the test suites under ASan + UBSan"
-	@echo "  tsan         run the test suites under ThreadSanitizer"
+	@echo "  tsan         run the threaded test suites under ThreadSanitizer (TSAN_SUITES)"
 	@echo "  lib          build the public library: $(BUILD)/lib/libemilia.so.0, libemilia.a, emilia.pc"
 	@echo "  install      install binaries, libraries, header, emilia.pc, man pages (PREFIX=/usr/local DESTDIR=)"
 	@echo "  uninstall    remove what install installed (same PREFIX and DESTDIR)"
@@ -355,6 +368,8 @@ help:
 	@echo "  test-cmdflags  the flags of each command: --help, ranges, unknown flags (tests/cmdflags.sh)"
 	@echo "  bench        ./emilia bench: the search node signature (more: bench-* targets)"
 	@echo "  perft-deep   check perft against the deep reference counts (minutes)"
+	@echo "  serve        build ./emilia-serve, the online tables (needs libwebsockets-dev; docs/serve.md)"
+	@echo "  test-serve   its protocol (release and ASan) and the page in two headless browsers"
 	@echo "  mpi          build ./emilia-mpi with mpicc (needs libopenmpi-dev; docs/mpi.md)"
 	@echo "  test-mpi     emilia-mpi against the single-process commands under mpirun (tests/mpi.sh)"
 	@echo "  deb          Debian packages emilia, libemilia0, libemilia-dev into build/deb/, with lintian"

@@ -3,7 +3,7 @@
 
 # `make bench`: the search's node signature (./emilia bench); the heavier benchmarks have
 # their own targets: perft-deep, bench-ffo, bench-ffo-threads, bench-6x6, bench-smp,
-# bench-eval, bench-eval-curve, bench-book, match-strength.
+# bench-eval, bench-eval-curve, bench-book, match-strength, bench-serve.
 bench: all
 	./emilia bench
 
@@ -90,3 +90,11 @@ $(BUILD)/bench/api-stop: bench/scripts/api-stop.c $(PUBLIC_LIB)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(PUBLIC_LIB) $(LDFLAGS_ALL) $(LDLIBS_ALL)
 bench-api-stop: $(BUILD)/bench/api-stop
 	$(BUILD)/bench/api-stop $(TARGET_MS)
+
+# ---- online tables: emilia-serve under load (bench/results/serve-results.md) ----
+# bench-serve: 500 tables of scripted clients (bench/scripts/serve-load.c, libwebsockets-dev)
+# playing random legal moves at 10 moves a second per table for 20 s on the loopback; the
+# latency percentiles, the server's CPU and memory, and no move lost or duplicated.
+.PHONY: bench-serve
+bench-serve: serve
+	sh bench/scripts/serve-load.sh

@@ -24,3 +24,17 @@ serve:
 	@pkg-config --exists libwebsockets 2>/dev/null || { echo "emilia-serve needs libwebsockets: sudo apt-get install libwebsockets-dev" >&2; exit 1; }
 	@$(MAKE) --no-print-directory $(BUILD)/emilia-serve
 	@cmp -s $(BUILD)/emilia-serve emilia-serve 2>/dev/null || cp $(BUILD)/emilia-serve emilia-serve
+
+# test-serve: the protocol against the release build and under ASan/UBSan (MODE=debug), then
+# the page in two headless browsers (tests/serve/test_browser.py, which needs `make web`);
+# everything on 127.0.0.1.  About a minute.
+SERVE_PYTEST := /usr/bin/python3 -m pytest -q -p no:cacheprovider
+test-serve: serve
+	@$(MAKE) --no-print-directory MODE=debug serve-debug-bin
+	cd tests/serve && EMILIA_SERVE=$(CURDIR)/$(BUILD)/emilia-serve $(SERVE_PYTEST) test_protocol.py
+	cd tests/serve && EMILIA_SERVE=$(CURDIR)/build/$(ARCH)-debug/emilia-serve $(SERVE_PYTEST) test_protocol.py
+	@if [ -f tests/serve/test_browser.py ]; then $(MAKE) --no-print-directory web && \
+	  cd tests/serve && EMILIA_SERVE=$(CURDIR)/$(BUILD)/emilia-serve EMILIA_WEB=$(CURDIR)/build/web \
+	  $(SERVE_PYTEST) test_browser.py; fi
+.PHONY: serve-debug-bin
+serve-debug-bin: $(BUILD)/emilia-serve

@@ -70,6 +70,7 @@ help solve --threads --hash --board --variant --disable --results --wld --json -
 help show --svg --numbers --no-legal --board --cell
 # review and play: their table, then the engine options (--level, --threads, --hash ...)
 help review --wthor --game --exact-from --html --diagrams --board --json --quiet --threads --hash --level --no-book
+help serve --port --bind --data --web --grace --idle --max-tables --max-connections --engine-threads --hash --quiet
 help play --color --colour --time --clock --thinking --no-thinking --threads --hash --level --no-book
 
 # the ranges shown are the tables' (and the option table's)

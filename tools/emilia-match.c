@@ -186,9 +186,157 @@ static int parse_sprt(int n, char **w, Options *o, char *err)
 	return used;
 }
 
-static bool parse_args(int argc, char **argv, Options *o)
+/* --engine WORDS: one more engine; returns the words used, 0 on an error
+ * (reported). */
+static int parse_engine(int n, char **w, Options *o)
 {
 	char err[MATCH_ERR];
+	if (o->nengines == MAX_ENGINES) {
+		fprintf(stderr, "emilia-match: at most %d engines\n", MAX_ENGINES);
+		return 0;
+	}
+	MatchEngineSpec *s = &o->engines[o->nengines];
+	int used = match_parse_engine_words(n, w, s, err);
+	if (!used) {
+		fprintf(stderr, "emilia-match: %s\n", err);
+		return 0;
+	}
+	for (int k = 0; k < o->nengines; k++)
+		if (!strcmp(o->engines[k].name, s->name)) {
+			fprintf(stderr, "emilia-match: two engines named '%s'\n", s->name);
+			return 0;
+		}
+	o->nengines++;
+	return used;
+}
+
+/* The options without a value: --help, the switches and the word lists
+ * (--engine, --sprt).  Returns the words used after a (0 for a switch), -1
+ * when a is none of them, -2 on an error (reported). */
+static int parse_flag(const char *a, int n, char **w, Options *o)
+{
+	if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		usage(stdout);
+		exit(0);
+	} else if (!strcmp(a, "--engine")) {
+		int used = parse_engine(n, w, o);
+		return used ? used : -2;
+	} else if (!strcmp(a, "--sprt")) {
+		char err[MATCH_ERR];
+		int used = parse_sprt(n, w, o, err);
+		if (!used) {
+			fprintf(stderr, "emilia-match: %s\n", err);
+			return -2;
+		}
+		return used;
+	} else if (!strcmp(a, "--gauntlet")) {
+		o->round_robin = false;
+	} else if (!strcmp(a, "--round-robin")) {
+		o->round_robin = true;
+	} else if (!strcmp(a, "--reuse")) {
+		o->reuse = true;
+	} else if (!strcmp(a, "--quiet")) {
+		o->quiet = true;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* --seed V: a non-negative decimal integer. */
+static bool parse_seed(const char *v, Options *o)
+{
+	char *end;
+	errno = 0;
+	unsigned long long s = strtoull(v, &end, 10);
+	if (errno || end == v || *end || v[0] == '-') {
+		fprintf(stderr, "emilia-match: --seed takes a non-negative integer, not '%s'\n", v);
+		return false;
+	}
+	o->seed = s;
+	o->seed_given = true;
+	return true;
+}
+
+/* --variant, --order and --scoring: one of two words. */
+static bool parse_choice(const char *a, const char *v, Options *o)
+{
+	if (!strcmp(a, "--variant")) {
+		if (strcmp(v, "normal") && strcmp(v, "anti")) {
+			fprintf(stderr, "emilia-match: --variant normal|anti, not '%s'\n", v);
+			return false;
+		}
+		o->variant = strcmp(v, "anti") ? VARIANT_NORMAL : VARIANT_ANTI;
+	} else if (!strcmp(a, "--order")) {
+		if (strcmp(v, "random") && strcmp(v, "sequential")) {
+			fprintf(stderr, "emilia-match: --order random|sequential, not '%s'\n", v);
+			return false;
+		}
+		o->random_order = !strcmp(v, "random");
+	} else {
+		if (!strcmp(v, "official"))
+			o->cfg.scoring = SCORING_OFFICIAL;
+		else if (!strcmp(v, "plain"))
+			o->cfg.scoring = SCORING_PLAIN;
+		else {
+			fprintf(stderr, "emilia-match: --scoring official|plain, not '%s'\n", v);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The options with a value v; false on an error (reported). */
+static bool parse_value(const char *a, const char *v, Options *o)
+{
+	long n;
+	if (!strcmp(a, "--openings")) {
+		o->openings = v;
+	} else if (!strcmp(a, "--variant") || !strcmp(a, "--order") || !strcmp(a, "--scoring")) {
+		return parse_choice(a, v, o);
+	} else if (!strcmp(a, "--games")) {
+		if (!util_parse_int(v, 2, 100000000, &n) || n % 2) {
+			fprintf(stderr, "emilia-match: --games takes an even number >= 2, not '%s'\n", v);
+			return false;
+		}
+		o->games = n;
+	} else if (!strcmp(a, "--tc")) {
+		if (!match_parse_tc(v, &o->cfg.tc)) {
+			fprintf(stderr, "emilia-match: --tc takes S (seconds per move, > 0) or M+I "
+			                "(minutes per game + seconds of increment), not '%s'\n", v);
+			return false;
+		}
+	} else if (!strcmp(a, "--grace")) {
+		if (!parse_double(v, 0, 3600, &o->cfg.grace)) {
+			fprintf(stderr, "emilia-match: --grace takes seconds >= 0, not '%s'\n", v);
+			return false;
+		}
+	} else if (!strcmp(a, "--timeout")) {
+		if (!parse_double(v, 0.01, 3600, &o->cfg.command_timeout)) {
+			fprintf(stderr, "emilia-match: --timeout takes seconds > 0, not '%s'\n", v);
+			return false;
+		}
+	} else if (!strcmp(a, "--concurrency")) {
+		if (!util_parse_int(v, 1, 256, &n)) {
+			fprintf(stderr, "emilia-match: --concurrency takes 1..256, not '%s'\n", v);
+			return false;
+		}
+		o->concurrency = n;
+	} else if (!strcmp(a, "--out")) {
+		o->out = v;
+	} else if (!strcmp(a, "--log")) {
+		o->logpath = v;
+	} else if (!strcmp(a, "--seed")) {
+		return parse_seed(v, o);
+	} else {
+		fprintf(stderr, "emilia-match: unknown option '%s' (see --help)\n", a);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_args(int argc, char **argv, Options *o)
+{
 	memset(o, 0, sizeof *o);
 	o->games = 2;
 	o->concurrency = 1;
@@ -200,48 +348,11 @@ static bool parse_args(int argc, char **argv, Options *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		long n;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--engine")) {
-			if (o->nengines == MAX_ENGINES) {
-				fprintf(stderr, "emilia-match: at most %d engines\n", MAX_ENGINES);
-				return false;
-			}
-			MatchEngineSpec *s = &o->engines[o->nengines];
-			int used = match_parse_engine_words(argc - i - 1, argv + i + 1, s, err);
-			if (!used) {
-				fprintf(stderr, "emilia-match: %s\n", err);
-				return false;
-			}
-			for (int k = 0; k < o->nengines; k++)
-				if (!strcmp(o->engines[k].name, s->name)) {
-					fprintf(stderr, "emilia-match: two engines named '%s'\n", s->name);
-					return false;
-				}
-			o->nengines++;
+		int used = parse_flag(a, argc - i - 1, argv + i + 1, o);
+		if (used == -2)
+			return false;
+		if (used >= 0) {
 			i += used;
-			continue;
-		} else if (!strcmp(a, "--sprt")) {
-			int used = parse_sprt(argc - i - 1, argv + i + 1, o, err);
-			if (!used) {
-				fprintf(stderr, "emilia-match: %s\n", err);
-				return false;
-			}
-			i += used;
-			continue;
-		} else if (!strcmp(a, "--gauntlet")) {
-			o->round_robin = false;
-			continue;
-		} else if (!strcmp(a, "--round-robin")) {
-			o->round_robin = true;
-			continue;
-		} else if (!strcmp(a, "--reuse")) {
-			o->reuse = true;
-			continue;
-		} else if (!strcmp(a, "--quiet")) {
-			o->quiet = true;
 			continue;
 		}
 		if (!v) {
@@ -249,75 +360,8 @@ static bool parse_args(int argc, char **argv, Options *o)
 			return false;
 		}
 		i++;
-		if (!strcmp(a, "--openings")) {
-			o->openings = v;
-		} else if (!strcmp(a, "--variant")) {
-			if (strcmp(v, "normal") && strcmp(v, "anti")) {
-				fprintf(stderr, "emilia-match: --variant normal|anti, not '%s'\n", v);
-				return false;
-			}
-			o->variant = strcmp(v, "anti") ? VARIANT_NORMAL : VARIANT_ANTI;
-		} else if (!strcmp(a, "--order")) {
-			if (strcmp(v, "random") && strcmp(v, "sequential")) {
-				fprintf(stderr, "emilia-match: --order random|sequential, not '%s'\n", v);
-				return false;
-			}
-			o->random_order = !strcmp(v, "random");
-		} else if (!strcmp(a, "--games")) {
-			if (!util_parse_int(v, 2, 100000000, &n) || n % 2) {
-				fprintf(stderr, "emilia-match: --games takes an even number >= 2, not '%s'\n", v);
-				return false;
-			}
-			o->games = n;
-		} else if (!strcmp(a, "--tc")) {
-			if (!match_parse_tc(v, &o->cfg.tc)) {
-				fprintf(stderr, "emilia-match: --tc takes S (seconds per move, > 0) or M+I "
-				                "(minutes per game + seconds of increment), not '%s'\n", v);
-				return false;
-			}
-		} else if (!strcmp(a, "--grace")) {
-			if (!parse_double(v, 0, 3600, &o->cfg.grace)) {
-				fprintf(stderr, "emilia-match: --grace takes seconds >= 0, not '%s'\n", v);
-				return false;
-			}
-		} else if (!strcmp(a, "--timeout")) {
-			if (!parse_double(v, 0.01, 3600, &o->cfg.command_timeout)) {
-				fprintf(stderr, "emilia-match: --timeout takes seconds > 0, not '%s'\n", v);
-				return false;
-			}
-		} else if (!strcmp(a, "--concurrency")) {
-			if (!util_parse_int(v, 1, 256, &n)) {
-				fprintf(stderr, "emilia-match: --concurrency takes 1..256, not '%s'\n", v);
-				return false;
-			}
-			o->concurrency = n;
-		} else if (!strcmp(a, "--out")) {
-			o->out = v;
-		} else if (!strcmp(a, "--log")) {
-			o->logpath = v;
-		} else if (!strcmp(a, "--seed")) {
-			char *end;
-			errno = 0;
-			unsigned long long s = strtoull(v, &end, 10);
-			if (errno || end == v || *end || v[0] == '-') {
-				fprintf(stderr, "emilia-match: --seed takes a non-negative integer, not '%s'\n", v);
-				return false;
-			}
-			o->seed = s;
-			o->seed_given = true;
-		} else if (!strcmp(a, "--scoring")) {
-			if (!strcmp(v, "official"))
-				o->cfg.scoring = SCORING_OFFICIAL;
-			else if (!strcmp(v, "plain"))
-				o->cfg.scoring = SCORING_PLAIN;
-			else {
-				fprintf(stderr, "emilia-match: --scoring official|plain, not '%s'\n", v);
-				return false;
-			}
-		} else {
-			fprintf(stderr, "emilia-match: unknown option '%s' (see --help)\n", a);
+		if (!parse_value(a, v, o))
 			return false;
-		}
 	}
 	if (o->nengines < 2) {
 		fprintf(stderr, "emilia-match: give at least two engines (--engine name=NAME cmd=\"COMMAND\")\n");
@@ -583,6 +627,223 @@ static void report_pairing(const Match *m, const Pairing *p)
 	       p->penta[0], p->penta[1], p->penta[2], p->penta[3], p->penta[4]);
 }
 
+/* The opening order: the file's, or shuffled with the seed. */
+static void order_openings(Match *m)
+{
+	const Options *o = m->o;
+	long nord = m->nopenings ? m->nopenings : 1;
+	m->order = malloc((size_t)nord * sizeof *m->order);
+	for (long i = 0; i < nord; i++)
+		m->order[i] = i;
+	if (o->random_order && m->nopenings > 1) {
+		uint64_t s = o->seed;
+		for (long i = nord - 1; i > 0; i--) {
+			long k = (long)(splitmix(&s) % (uint64_t)(i + 1));
+			long t = m->order[i];
+			m->order[i] = m->order[k];
+			m->order[k] = t;
+		}
+	}
+}
+
+/* Pairings and the schedule: pair-major so every pairing progresses. */
+static void schedule(Match *m)
+{
+	const Options *o = m->o;
+	long npairs = o->games / 2;
+	int npairings = o->round_robin ? o->nengines * (o->nengines - 1) / 2 : o->nengines - 1;
+	m->pairings = calloc((size_t)npairings, sizeof *m->pairings);
+	for (int a = 0, k = 0; a < o->nengines; a++)
+		for (int b = a + 1; b < o->nengines; b++)
+			if (o->round_robin || a == 0) {
+				m->pairings[k].a = a;
+				m->pairings[k].b = b;
+				m->pairings[k].pair_points = calloc((size_t)npairs, sizeof(int));
+				m->pairings[k].pair_games = calloc((size_t)npairs, 1);
+				k++;
+			}
+	m->npairings = npairings;
+	m->njobs = npairs * npairings * 2;
+	m->jobs = malloc((size_t)m->njobs * sizeof *m->jobs);
+	for (long k = 0, n = 0; k < npairs; k++)
+		for (int p = 0; p < npairings; p++)
+			for (int s = 0; s < 2; s++)
+				m->jobs[n++] = (Job){ p, (int)k, s };
+}
+
+/* --out and --log; false on an error (reported). */
+static bool open_outputs(Match *m)
+{
+	const Options *o = m->o;
+	if (o->out && !(m->out = fopen(o->out, "a"))) {
+		fprintf(stderr, "emilia-match: cannot write '%s': %s\n", o->out, strerror(errno));
+		return false;
+	}
+	if (o->logpath && !(m->log.f = fopen(o->logpath, "ae"))) {
+		fprintf(stderr, "emilia-match: cannot write '%s': %s\n", o->logpath, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* The line that says what is played. */
+static void print_header(const Match *m)
+{
+	const Options *o = m->o;
+	char tcs[64];
+	if (o->cfg.tc.none)
+		snprintf(tcs, sizeof tcs, "no clock (hang limit %g s)", o->cfg.command_timeout);
+	else if (o->cfg.tc.move_time > 0)
+		snprintf(tcs, sizeof tcs, "%g s per move", o->cfg.tc.move_time);
+	else
+		snprintf(tcs, sizeof tcs, "%g min + %g s per game", o->cfg.tc.clock / 60, o->cfg.tc.increment);
+	printf("emilia-match: %d engines, %s, %ld games per pairing, %s (grace %g s), openings %s",
+	       o->nengines, o->round_robin ? "round robin" : "gauntlet", o->games, tcs, o->cfg.grace,
+	       o->openings ? o->openings : "(start position)");
+	if (o->openings)
+		printf(" (%ld, %s, seed %llu)", m->nopenings, o->random_order ? "random" : "in order",
+		       (unsigned long long)o->seed);
+	printf(", concurrency %ld, %s processes\n", o->concurrency, o->reuse ? "reused" : "fresh");
+	for (int e = 0; e < o->nengines; e++)
+		if (o->engines[e].has_tc)
+			printf("  %s has its own clock: tc=%s\n", o->engines[e].name,
+			       o->engines[e].tc.none ? "none (hang limit --timeout)" : "set");
+	fflush(stdout);
+}
+
+/* SIGINT and SIGTERM raise the stop flag. */
+static void catch_signals(Match *m)
+{
+	signal_stop = &m->stop;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Plays the schedule on --concurrency threads; returns the workers (to
+ * free) once all have ended. */
+static Worker *play(Match *m)
+{
+	long nw = m->o->concurrency < m->njobs ? m->o->concurrency : m->njobs;
+	Worker *w = calloc((size_t)nw, sizeof *w);
+	for (long i = 0; i < nw; i++) {
+		w[i].m = m;
+		if (pthread_create(&w[i].th, NULL, worker_main, &w[i])) {
+			fprintf(stderr, "emilia-match: cannot start a thread\n");
+			atomic_store(&m->stop, 1);
+			nw = i;
+			break;
+		}
+	}
+	for (long i = 0; i < nw; i++)
+		pthread_join(w[i].th, NULL);
+	if (m->tty)
+		fprintf(stderr, "\n");
+	return w;
+}
+
+/* Points per engine over all its games (win 1, draw 1/2). */
+static void report_standings(const Match *m)
+{
+	const Options *o = m->o;
+	printf("standings (points / games):");
+	for (int e = 0; e < o->nengines; e++) {
+		double pts = 0;
+		int games = 0;
+		for (int p = 0; p < m->npairings; p++) {
+			const Pairing *q = &m->pairings[p];
+			int n = q->wins + q->draws + q->losses;
+			if (q->a == e) {
+				pts += q->wins + 0.5 * q->draws;
+				games += n;
+			} else if (q->b == e) {
+				pts += q->losses + 0.5 * q->draws;
+				games += n;
+			}
+		}
+		printf(" %s %g/%d", o->engines[e].name, pts, games);
+	}
+	printf("\n");
+}
+
+/* Time per move and forfeits per engine. */
+static void report_engines(const Match *m)
+{
+	const Options *o = m->o;
+	printf("time per move:");
+	for (int e = 0; e < o->nengines; e++)
+		if (m->think_moves[e])
+			printf(" %s mean %.3f s, max %.3f s (%ld moves)%s", o->engines[e].name,
+			       m->think_sum[e] / (double)m->think_moves[e], m->think_max[e], m->think_moves[e],
+			       e + 1 < o->nengines ? ";" : "");
+	printf("\n");
+	bool any = false;
+	for (int e = 0; e < o->nengines; e++) {
+		long total = 0;
+		for (int k = 0; k <= MATCH_END_ABORTED; k++)
+			total += m->forfeits[e][k];
+		if (!total)
+			continue;
+		if (!any)
+			printf("forfeits:");
+		any = true;
+		printf(" %s %ld (", o->engines[e].name, total);
+		bool first = true;
+		for (int k = MATCH_END_TIME; k < MATCH_END_ABORTED; k++)
+			if (m->forfeits[e][k]) {
+				printf("%s%s %ld", first ? "" : ", ", match_end_name((MatchEnd)k), m->forfeits[e][k]);
+				first = false;
+			}
+		printf(")");
+	}
+	printf(any ? "\n" : "forfeits: none\n");
+}
+
+/* The summary after the games. */
+static void report(Match *m)
+{
+	const Options *o = m->o;
+	printf("\n");
+	for (int p = 0; p < m->npairings; p++)
+		report_pairing(m, &m->pairings[p]);
+	if (m->npairings > 1)
+		report_standings(m);
+	report_engines(m);
+	if (o->sprt_on) {
+		double a, b;
+		elo_sprt_bounds(&o->sprt, &a, &b);
+		printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g (%s, normal approximation of the GSPRT): "
+		       "LLR %.3f, bounds [%.3f, %.3f]: %s\n",
+		       o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
+		       o->sprt_trinomial ? "trinomial" : "pentanomial", m->llr, a, b,
+		       m->verdict == ELO_SPRT_H1 ? "H1 accepted (elo >= elo1)" :
+		       m->verdict == ELO_SPRT_H0 ? "H0 accepted (elo <= elo0)" : "no decision");
+	}
+	if (atomic_load(&m->stop) && m->verdict == ELO_SPRT_CONTINUE)
+		printf("stopped after %ld of %ld games\n", m->done_games, m->njobs);
+}
+
+static void match_close(Match *m)
+{
+	if (m->out)
+		fclose(m->out);
+	if (m->log.f)
+		fclose(m->log.f);
+	for (long i = 0; i < m->nopenings; i++)
+		free(m->openings[i]);
+	free(m->openings);
+	free(m->order);
+	for (int p = 0; p < m->npairings; p++) {
+		free(m->pairings[p].pair_points);
+		free(m->pairings[p].pair_games);
+	}
+	free(m->pairings);
+	free(m->jobs);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "--version"))
@@ -604,169 +865,16 @@ int main(int argc, char **argv)
 		return 2;
 	if (!o.seed_given)
 		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-	long npairs = o.games / 2;
-	long nord = m.nopenings ? m.nopenings : 1;
-	m.order = malloc((size_t)nord * sizeof *m.order);
-	for (long i = 0; i < nord; i++)
-		m.order[i] = i;
-	if (o.random_order && m.nopenings > 1) {
-		uint64_t s = o.seed;
-		for (long i = nord - 1; i > 0; i--) {
-			long k = (long)(splitmix(&s) % (uint64_t)(i + 1));
-			long t = m.order[i];
-			m.order[i] = m.order[k];
-			m.order[k] = t;
-		}
-	}
-	/* Pairings and the schedule: pair-major so every pairing progresses. */
-	int npairings = o.round_robin ? o.nengines * (o.nengines - 1) / 2 : o.nengines - 1;
-	m.pairings = calloc((size_t)npairings, sizeof *m.pairings);
-	for (int a = 0, k = 0; a < o.nengines; a++)
-		for (int b = a + 1; b < o.nengines; b++)
-			if (o.round_robin || a == 0) {
-				m.pairings[k].a = a;
-				m.pairings[k].b = b;
-				m.pairings[k].pair_points = calloc((size_t)npairs, sizeof(int));
-				m.pairings[k].pair_games = calloc((size_t)npairs, 1);
-				k++;
-			}
-	m.npairings = npairings;
-	m.njobs = npairs * npairings * 2;
-	m.jobs = malloc((size_t)m.njobs * sizeof *m.jobs);
-	for (long k = 0, n = 0; k < npairs; k++)
-		for (int p = 0; p < npairings; p++)
-			for (int s = 0; s < 2; s++)
-				m.jobs[n++] = (Job){ p, (int)k, s };
-	if (o.out && !(m.out = fopen(o.out, "a"))) {
-		fprintf(stderr, "emilia-match: cannot write '%s': %s\n", o.out, strerror(errno));
+	order_openings(&m);
+	schedule(&m);
+	if (!open_outputs(&m))
 		return 2;
-	}
-	if (o.logpath && !(m.log.f = fopen(o.logpath, "ae"))) {
-		fprintf(stderr, "emilia-match: cannot write '%s': %s\n", o.logpath, strerror(errno));
-		return 2;
-	}
 	m.tty = isatty(2) && !o.quiet;
-	char tcs[64];
-	if (o.cfg.tc.none)
-		snprintf(tcs, sizeof tcs, "no clock (hang limit %g s)", o.cfg.command_timeout);
-	else if (o.cfg.tc.move_time > 0)
-		snprintf(tcs, sizeof tcs, "%g s per move", o.cfg.tc.move_time);
-	else
-		snprintf(tcs, sizeof tcs, "%g min + %g s per game", o.cfg.tc.clock / 60, o.cfg.tc.increment);
-	printf("emilia-match: %d engines, %s, %ld games per pairing, %s (grace %g s), openings %s",
-	       o.nengines, o.round_robin ? "round robin" : "gauntlet", o.games, tcs, o.cfg.grace,
-	       o.openings ? o.openings : "(start position)");
-	if (o.openings)
-		printf(" (%ld, %s, seed %llu)", m.nopenings, o.random_order ? "random" : "in order",
-		       (unsigned long long)o.seed);
-	printf(", concurrency %ld, %s processes\n", o.concurrency, o.reuse ? "reused" : "fresh");
-	for (int e = 0; e < o.nengines; e++)
-		if (o.engines[e].has_tc)
-			printf("  %s has its own clock: tc=%s\n", o.engines[e].name,
-			       o.engines[e].tc.none ? "none (hang limit --timeout)" : "set");
-	fflush(stdout);
-
-	signal_stop = &m.stop;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-
-	long nw = o.concurrency < m.njobs ? o.concurrency : m.njobs;
-	Worker *w = calloc((size_t)nw, sizeof *w);
-	for (long i = 0; i < nw; i++) {
-		w[i].m = &m;
-		if (pthread_create(&w[i].th, NULL, worker_main, &w[i])) {
-			fprintf(stderr, "emilia-match: cannot start a thread\n");
-			atomic_store(&m.stop, 1);
-			nw = i;
-			break;
-		}
-	}
-	for (long i = 0; i < nw; i++)
-		pthread_join(w[i].th, NULL);
-	if (m.tty)
-		fprintf(stderr, "\n");
-
-	printf("\n");
-	for (int p = 0; p < m.npairings; p++)
-		report_pairing(&m, &m.pairings[p]);
-	if (m.npairings > 1) {
-		/* points per engine over all its games (win 1, draw 1/2) */
-		printf("standings (points / games):");
-		for (int e = 0; e < o.nengines; e++) {
-			double pts = 0;
-			int games = 0;
-			for (int p = 0; p < m.npairings; p++) {
-				const Pairing *q = &m.pairings[p];
-				int n = q->wins + q->draws + q->losses;
-				if (q->a == e) {
-					pts += q->wins + 0.5 * q->draws;
-					games += n;
-				} else if (q->b == e) {
-					pts += q->losses + 0.5 * q->draws;
-					games += n;
-				}
-			}
-			printf(" %s %g/%d", o.engines[e].name, pts, games);
-		}
-		printf("\n");
-	}
-	printf("time per move:");
-	for (int e = 0; e < o.nengines; e++)
-		if (m.think_moves[e])
-			printf(" %s mean %.3f s, max %.3f s (%ld moves)%s", o.engines[e].name,
-			       m.think_sum[e] / (double)m.think_moves[e], m.think_max[e], m.think_moves[e],
-			       e + 1 < o.nengines ? ";" : "");
-	printf("\n");
-	bool any = false;
-	for (int e = 0; e < o.nengines; e++) {
-		long total = 0;
-		for (int k = 0; k <= MATCH_END_ABORTED; k++)
-			total += m.forfeits[e][k];
-		if (!total)
-			continue;
-		if (!any)
-			printf("forfeits:");
-		any = true;
-		printf(" %s %ld (", o.engines[e].name, total);
-		bool first = true;
-		for (int k = MATCH_END_TIME; k < MATCH_END_ABORTED; k++)
-			if (m.forfeits[e][k]) {
-				printf("%s%s %ld", first ? "" : ", ", match_end_name((MatchEnd)k), m.forfeits[e][k]);
-				first = false;
-			}
-		printf(")");
-	}
-	printf(any ? "\n" : "forfeits: none\n");
-	if (o.sprt_on) {
-		double a, b;
-		elo_sprt_bounds(&o.sprt, &a, &b);
-		printf("SPRT elo0=%g elo1=%g alpha=%g beta=%g (%s, normal approximation of the GSPRT): "
-		       "LLR %.3f, bounds [%.3f, %.3f]: %s\n",
-		       o.sprt.elo0, o.sprt.elo1, o.sprt.alpha, o.sprt.beta,
-		       o.sprt_trinomial ? "trinomial" : "pentanomial", m.llr, a, b,
-		       m.verdict == ELO_SPRT_H1 ? "H1 accepted (elo >= elo1)" :
-		       m.verdict == ELO_SPRT_H0 ? "H0 accepted (elo <= elo0)" : "no decision");
-	}
-	if (atomic_load(&m.stop) && m.verdict == ELO_SPRT_CONTINUE)
-		printf("stopped after %ld of %ld games\n", m.done_games, m.njobs);
-	if (m.out)
-		fclose(m.out);
-	if (m.log.f)
-		fclose(m.log.f);
-	for (long i = 0; i < m.nopenings; i++)
-		free(m.openings[i]);
-	free(m.openings);
-	free(m.order);
-	for (int p = 0; p < m.npairings; p++) {
-		free(m.pairings[p].pair_points);
-		free(m.pairings[p].pair_games);
-	}
-	free(m.pairings);
-	free(m.jobs);
+	print_header(&m);
+	catch_signals(&m);
+	Worker *w = play(&m);
+	report(&m);
+	match_close(&m);
 	free(w);
 	return interrupted ? 130 : 0;
 }

@@ -307,7 +307,7 @@ static int master_solve(const Options *o, int nranks)
 	snprintf(ckpt, sizeof ckpt, "%s.ckpt", o->results);
 	snprintf(desc, sizeof desc, "solve 8x8 normal %s", o->wld ? "wld" : "exact");
 	Master m;
-	if (!master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc))
+	if (!mpi_master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc))
 		return 1;
 	MpiItem *items = calloc(in.n + 1, sizeof *items);
 	MpiResult *res = calloc(in.n + 1, sizeof *res);
@@ -320,8 +320,8 @@ static int master_solve(const Options *o, int nranks)
 		items[i] = (MpiItem){ b.p, b.o, o->wld, bit_count(~(b.p | b.o)) };
 	}
 	Batch batch;
-	batch_init(&batch, items, res, in.n);
-	run_batch(&m, &batch);
+	mpi_master_batch_init(&batch, items, res, in.n);
+	mpi_master_run_batch(&m, &batch);
 	int rc = 0;
 	if (m.fatal) {
 		fprintf(stderr, "emilia-mpi: %s\n", m.fatal_msg);
@@ -371,14 +371,14 @@ static int master_solve(const Options *o, int nranks)
 		remove(tmp);
 		rc = 1;
 	}
-	master_stop_workers(&m);
+	mpi_master_stop_workers(&m);
 	printf("totals: positions %zu, wrong %d, malformed %d, failed %d, seconds %.3f\n", in.n - (size_t)failed, wrong,
 	       in.malformed, failed, util_now() - m.t0);
-	master_summary(&m);
+	mpi_master_summary(&m);
 	if (failed)
 		fprintf(stderr, "emilia-mpi: %d positions failed; the same command with --resume solves them again\n",
 		        failed);
-	master_free(&m, !rc && !failed);
+	mpi_master_free(&m, !rc && !failed);
 	free(items);
 	free(res);
 	free(in.pos);
@@ -398,8 +398,8 @@ static bool label_batch(void *user, const Board *b, size_t n, int8_t *out)
 		items[i] = (MpiItem){ b[i].p, b[i].o, m->o->lj.depth, bit_count(~(b[i].p | b[i].o)) };
 	if (ok) {
 		Batch batch;
-		batch_init(&batch, items, res, n);
-		run_batch(m, &batch);
+		mpi_master_batch_init(&batch, items, res, n);
+		mpi_master_run_batch(m, &batch);
 		pthread_cond_destroy(&batch.done);
 		ok = !m->fatal;
 		for (size_t i = 0; ok && i < n; i++) {
@@ -436,7 +436,7 @@ static int master_label(Options *o, int nranks)
 	char ckpt[4200];
 	snprintf(ckpt, sizeof ckpt, "%s/mpi.ckpt", o->label_out);
 	Master m;
-	if (!master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc))
+	if (!mpi_master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc))
 		return 1;
 	o->lj.data = o->data;
 	o->lj.out = o->label_out;
@@ -448,9 +448,9 @@ static int master_label(Options *o, int nranks)
 		fprintf(stderr, "emilia-mpi: %s\n", m.fatal_msg);
 		rc = 1;
 	}
-	master_stop_workers(&m);
-	master_summary(&m);
-	master_free(&m, rc == 0 && m.failed == 0);
+	mpi_master_stop_workers(&m);
+	mpi_master_summary(&m);
+	mpi_master_free(&m, rc == 0 && m.failed == 0);
 	return rc;
 }
 
@@ -470,8 +470,8 @@ static bool book_value(void *ctx, int thread, Board pos, int level, int *score, 
 	MpiItem it = { pos.p, pos.o, level, bit_count(~(pos.p | pos.o)) };
 	MpiResult r;
 	Batch b;
-	batch_init(&b, &it, &r, 1);
-	master_submit(m, &b);
+	mpi_master_batch_init(&b, &it, &r, 1);
+	mpi_master_submit(m, &b);
 	pthread_mutex_lock(&m->lock);
 	while (b.left)
 		pthread_cond_wait(&b.done, &m->lock);
@@ -503,7 +503,7 @@ static bool book_finished(Master *m, void *arg)
 	pthread_mutex_lock(&m->lock);
 	bool empty = m->nin == 0;
 	pthread_mutex_unlock(&m->lock);
-	return empty && pending(m) == 0;
+	return empty && mpi_master_pending(m) == 0;
 }
 
 static int master_book(const Options *o, int nranks)
@@ -518,7 +518,7 @@ static int master_book(const Options *o, int nranks)
 	snprintf(ckpt, sizeof ckpt, "%s.ckpt", o->pos[0]);
 	snprintf(desc, sizeof desc, "book level %ld hash %ld", o->level, o->hash_mb ? o->hash_mb : 16);
 	Master m;
-	if (!master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc)) {
+	if (!mpi_master_init(&m, o, nranks, o->checkpoint ? o->checkpoint : ckpt, desc)) {
 		book_free(book);
 		return 1;
 	}
@@ -530,17 +530,17 @@ static int master_book(const Options *o, int nranks)
 		fprintf(stderr, "emilia-mpi: cannot start a thread\n");
 		return 1;
 	}
-	pump(&m, book_finished, NULL);
+	mpi_master_pump(&m, book_finished, NULL);
 	if (m.fatal) {
 		/* no more work will be handed out: fail what is waiting so the book's threads end */
 		fprintf(stderr, "emilia-mpi: %s\n", m.fatal_msg);
 		while (!atomic_load(&m.producer_done)) {
-			absorb(&m);
+			mpi_master_absorb(&m);
 			for (size_t i = m.head; i < m.npend; i++)
 				if (!m.pend[i].taken) {
 					MpiResult fr = { 0, BOARD_NOMOVE, MPIRES_FAILED, 0 };
 					m.pend[i].taken = true;
-					complete(&m, &m.pend[i], &fr);
+					mpi_master_complete(&m, &m.pend[i], &fr);
 				}
 			sleep_us(1000);
 		}
@@ -561,9 +561,9 @@ static int master_book(const Options *o, int nranks)
 	} else {
 		rc = 1;
 	}
-	master_stop_workers(&m);
-	master_summary(&m);
-	master_free(&m, rc == 0 && m.failed == 0);
+	mpi_master_stop_workers(&m);
+	mpi_master_summary(&m);
+	mpi_master_free(&m, rc == 0 && m.failed == 0);
 	book_free(book);
 	return rc;
 }
@@ -572,13 +572,13 @@ static int master_book(const Options *o, int nranks)
 
 static bool ping_done(Master *m, void *arg)
 {
-	return batch_done(m, arg);
+	return mpi_master_batch_done(m, arg);
 }
 
 static int master_ping(const Options *o, int nranks)
 {
 	Master m;
-	if (!master_init(&m, o, nranks, NULL, NULL))
+	if (!mpi_master_init(&m, o, nranks, NULL, NULL))
 		return 1;
 	const int workers = nranks - 1;
 	/* one worker at a time: the latency of a chunk's round trip */
@@ -590,25 +590,25 @@ static int master_ping(const Options *o, int nranks)
 	double t0 = util_now();
 	for (long k = 0; k < o->rounds; k++) {
 		Batch b;
-		batch_init(&b, items + k * o->items, res + k * o->items, (size_t)o->items);
-		master_submit(&m, &b);
-		absorb(&m);
-		send_chunk(&m, 1);
+		mpi_master_batch_init(&b, items + k * o->items, res + k * o->items, (size_t)o->items);
+		mpi_master_submit(&m, &b);
+		mpi_master_absorb(&m);
+		mpi_master_send_chunk(&m, 1);
 		MPI_Status st;
 		MPI_Probe(1, TAG_RESULT, MPI_COMM_WORLD, &st);
 		int bytes;
 		MPI_Get_count(&st, MPI_BYTE, &bytes);
-		receive(&m, 1, bytes);
-		commit(&m);
+		mpi_master_receive(&m, 1, bytes);
+		mpi_master_commit(&m);
 		pthread_cond_destroy(&b.done);
 	}
 	double lat = (util_now() - t0) / (double)o->rounds;
 	/* all workers at once: the chunks per second the master keeps up with */
 	Batch all;
-	batch_init(&all, items, res, n);
+	mpi_master_batch_init(&all, items, res, n);
 	double t1 = util_now();
-	master_submit(&m, &all);
-	pump(&m, ping_done, &all);
+	mpi_master_submit(&m, &all);
+	mpi_master_pump(&m, ping_done, &all);
 	double el = util_now() - t1;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
@@ -618,8 +618,8 @@ static int master_ping(const Options *o, int nranks)
 	printf("round trip to one worker: %.1f us\n", lat * 1e6);
 	printf("all workers at once: %ld chunks in %.3f s = %.0f chunks/s through the master\n", o->rounds, el,
 	       (double)o->rounds / el);
-	master_stop_workers(&m);
-	master_free(&m, false);
+	mpi_master_stop_workers(&m);
+	mpi_master_free(&m, false);
 	free(items);
 	free(res);
 	return 0;
@@ -671,7 +671,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (rank == 0)
-		stop_workers(nranks); /* a job that failed before it began still releases its workers */
+		mpi_master_stop_ranks(nranks); /* a job that failed before it began still releases its workers */
 	MPI_Finalize();
 	return rc;
 }

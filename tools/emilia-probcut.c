@@ -74,76 +74,68 @@ static bool replay(const unsigned char *mv, int plies, Board *out)
 	return true;
 }
 
-int main(int argc, char **argv)
+/* The command line; returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, long *npos, long *maxd, long *seed, const char **files,
+                      int *nfiles)
 {
-	if (argc >= 2 && !strcmp(argv[1], "--version"))
-		return version_print("emilia-probcut");
-	long npos = 300, maxd = 12, seed = 1;
-	const char *files[64];
-	int nfiles = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--positions") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 10, 1000000, &npos))
+			if (!util_parse_int(argv[++i], 10, 1000000, npos))
 				return fprintf(stderr, "bad --positions\n"), 2;
 		} else if (!strcmp(argv[i], "--max-depth") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 4, MAXD, &maxd))
+			if (!util_parse_int(argv[++i], 4, MAXD, maxd))
 				return fprintf(stderr, "bad --max-depth (4..%d)\n", MAXD), 2;
 		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
-			if (!util_parse_int(argv[++i], 0, 1L << 30, &seed))
+			if (!util_parse_int(argv[++i], 0, 1L << 30, seed))
 				return fprintf(stderr, "bad --seed\n"), 2;
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "usage: emilia-probcut [--positions N] [--max-depth D] [--seed S] FILE.wtb...\n");
 			return 2;
-		} else if (nfiles < 64) {
-			files[nfiles++] = argv[i];
+		} else if (*nfiles < 64) {
+			files[(*nfiles)++] = argv[i];
 		}
 	}
-	if (!nfiles) {
+	if (!*nfiles) {
 		fprintf(stderr, "emilia-probcut: no WTHOR file given\n");
 		return 2;
 	}
-	rng_state ^= (uint64_t)seed * 0x9E3779B97F4A7C15ULL;
-	/* load all games */
-	unsigned char *games = NULL;
-	size_t ngames = 0;
+	return -1;
+}
+
+/* The move lists (60 bytes a game) of all the files' games; false on an
+ * error (reported). */
+static bool load_games(const char **files, int nfiles, unsigned char **games, size_t *ngames)
+{
 	for (int f = 0; f < nfiles; f++) {
 		FILE *fp = fopen(files[f], "rb");
 		if (!fp) {
 			perror(files[f]);
-			return 1;
+			return false;
 		}
 		unsigned char hdr[16];
 		if (fread(hdr, 1, 16, fp) != 16) {
 			fprintf(stderr, "%s: short header\n", files[f]);
 			fclose(fp);
-			return 1;
+			return false;
 		}
 		unsigned char rec[68];
 		while (fread(rec, 1, 68, fp) == 68) {
-			unsigned char *ng = realloc(games, (ngames + 1) * 60);
+			unsigned char *ng = realloc(*games, (*ngames + 1) * 60);
 			if (!ng)
-				return 1;
-			games = ng;
-			memcpy(games + ngames * 60, rec + 8, 60);
-			ngames++;
+				return false;
+			*games = ng;
+			memcpy(*games + *ngames * 60, rec + 8, 60);
+			(*ngames)++;
 		}
 		fclose(fp);
 	}
-	if (!ngames) {
-		fprintf(stderr, "no games\n");
-		return 1;
-	}
-	TT tt;
-	if (!tt_init(&tt, 16))
-		return 1;
-	SearchShared sh;
-	SearchThread *t = calloc(1, sizeof *t);
-	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
-	sh.threads = t;
-	sh.nthreads = 1;
-	search_thread_init(t, &sh, 0);
-	t->sel = SEARCH_SEL_NONE;
-	Sample *smp = calloc((size_t)npos, sizeof *smp);
+	return true;
+}
+
+/* npos positions of the games, each searched at every depth 1..maxd. */
+static void sample(SearchThread *t, TT *tt, const unsigned char *games, size_t ngames, Sample *smp,
+                   long npos, long maxd)
+{
 	long ns = 0;
 	double t0 = util_now();
 	while (ns < npos) {
@@ -152,7 +144,7 @@ int main(int argc, char **argv)
 		Board b;
 		if (!replay(games + g * 60, 60 - empties, &b))
 			continue;
-		tt_clear(&tt);
+		tt_clear(tt);
 		Sample *s = &smp[ns];
 		s->empties = empties;
 		for (int d = 1; d <= maxd; d++)
@@ -161,12 +153,11 @@ int main(int argc, char **argv)
 		if (ns % 20 == 0)
 			fprintf(stderr, "%ld positions, %.0f s\n", ns, util_now() - t0);
 	}
-	/* per-depth regression */
-	double A[MAXD + 1], B[MAXD + 1];
-	printf("/* fitted by: emilia-probcut --positions %ld --max-depth %ld --seed %ld", npos, maxd, seed);
-	for (int f = 0; f < nfiles; f++)
-		printf(" %s", strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f]);
-	printf(" */\n");
+}
+
+/* The per-depth regression v_d = A[d] v_s + B[d], printed. */
+static void fit_depths(const Sample *smp, long ns, long maxd, double *A, double *B)
+{
 	printf("/* depth shallow  a  b  sigma(all)  n */\n");
 	for (int d = PROBCUT_MIN_DEPTH; d <= maxd; d++) {
 		int sd = probcut_shallow_depth(d);
@@ -186,7 +177,43 @@ int main(int argc, char **argv)
 		}
 		printf("/* %2d %2d  %.4f %+.4f  %.3f  %ld */\n", d, sd, A[d], B[d], sqrt(ss / n), ns);
 	}
-	/* sigma by (depth, empties bucket), then the linear model */
+}
+
+/* Solves M c = V (Gaussian elimination with partial pivoting). */
+static void solve3(double M[3][3], double V[3], double C[3])
+{
+	for (int i = 0; i < 3; i++) {
+		int p = i;
+		for (int r = i + 1; r < 3; r++)
+			if (fabs(M[r][i]) > fabs(M[p][i]))
+				p = r;
+		for (int c = 0; c < 3; c++) {
+			double tmp = M[i][c];
+			M[i][c] = M[p][c];
+			M[p][c] = tmp;
+		}
+		double tv = V[i];
+		V[i] = V[p];
+		V[p] = tv;
+		for (int r = i + 1; r < 3; r++) {
+			double f = M[r][i] / M[i][i];
+			for (int c = i; c < 3; c++)
+				M[r][c] -= f * M[i][c];
+			V[r] -= f * V[i];
+		}
+	}
+	for (int i = 2; i >= 0; i--) {
+		double s = V[i];
+		for (int c = i + 1; c < 3; c++)
+			s -= M[i][c] * C[c];
+		C[i] = s / M[i][i];
+	}
+}
+
+/* Sigma by (depth, empties bucket), then the linear model C of it. */
+static void fit_sigma(const Sample *smp, long ns, long maxd, const double *A, const double *B,
+                      double C[3])
+{
 	double M[3][3] = { { 0 } }, V[3] = { 0 };
 	for (int d = PROBCUT_MIN_DEPTH; d <= maxd; d++) {
 		int sd = probcut_shallow_depth(d);
@@ -210,34 +237,12 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	/* solve M c = V (Gaussian elimination) */
-	for (int i = 0; i < 3; i++) {
-		int p = i;
-		for (int r = i + 1; r < 3; r++)
-			if (fabs(M[r][i]) > fabs(M[p][i]))
-				p = r;
-		for (int c = 0; c < 3; c++) {
-			double tmp = M[i][c];
-			M[i][c] = M[p][c];
-			M[p][c] = tmp;
-		}
-		double tv = V[i];
-		V[i] = V[p];
-		V[p] = tv;
-		for (int r = i + 1; r < 3; r++) {
-			double f = M[r][i] / M[i][i];
-			for (int c = i; c < 3; c++)
-				M[r][c] -= f * M[i][c];
-			V[r] -= f * V[i];
-		}
-	}
-	double C[3];
-	for (int i = 2; i >= 0; i--) {
-		double s = V[i];
-		for (int c = i + 1; c < 3; c++)
-			s -= M[i][c] * C[c];
-		C[i] = s / M[i][i];
-	}
+	solve3(M, V, C);
+}
+
+/* The C initialisers for src/core/probcut.c. */
+static void print_models(const double *A, const double *B, const double C[3], long maxd, long ns)
+{
 	printf("static const ProbCutModel probcut_models[PROBCUT_MAX_FIT_DEPTH + 1] = {\n");
 	for (int d = 0; d <= PROBCUT_MAX_FIT_DEPTH; d++) {
 		int dd = d < PROBCUT_MIN_DEPTH ? -1 : d > maxd ? (int)maxd : d;
@@ -250,6 +255,48 @@ int main(int argc, char **argv)
 	printf("#define PROBCUT_SIGMA_C0 %.4f\n#define PROBCUT_SIGMA_DEPTH %.4f\n#define PROBCUT_SIGMA_EMPTIES %.4f\n",
 	       C[0], C[1], C[2]);
 	printf("/* fitted by emilia-probcut on %ld positions */\n", ns);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "--version"))
+		return version_print("emilia-probcut");
+	long npos = 300, maxd = 12, seed = 1;
+	const char *files[64];
+	int nfiles = 0;
+	int rc = parse_args(argc, argv, &npos, &maxd, &seed, files, &nfiles);
+	if (rc >= 0)
+		return rc;
+	rng_state ^= (uint64_t)seed * 0x9E3779B97F4A7C15ULL;
+	unsigned char *games = NULL;
+	size_t ngames = 0;
+	if (!load_games(files, nfiles, &games, &ngames))
+		return 1;
+	if (!ngames) {
+		fprintf(stderr, "no games\n");
+		return 1;
+	}
+	TT tt;
+	if (!tt_init(&tt, 16))
+		return 1;
+	SearchShared sh;
+	SearchThread *t = calloc(1, sizeof *t);
+	search_shared_init(&sh, &tt, 8, VARIANT_NORMAL);
+	sh.threads = t;
+	sh.nthreads = 1;
+	search_thread_init(t, &sh, 0);
+	t->sel = SEARCH_SEL_NONE;
+	Sample *smp = calloc((size_t)npos, sizeof *smp);
+	sample(t, &tt, games, ngames, smp, npos, maxd);
+	long ns = npos;
+	double A[MAXD + 1], B[MAXD + 1], C[3];
+	printf("/* fitted by: emilia-probcut --positions %ld --max-depth %ld --seed %ld", npos, maxd, seed);
+	for (int f = 0; f < nfiles; f++)
+		printf(" %s", strrchr(files[f], '/') ? strrchr(files[f], '/') + 1 : files[f]);
+	printf(" */\n");
+	fit_depths(smp, ns, maxd, A, B);
+	fit_sigma(smp, ns, maxd, A, B, C);
+	print_models(A, B, C, maxd, ns);
 	free(smp);
 	free(t);
 	free(games);

@@ -32,22 +32,35 @@ static void out_of_memory(void)
 	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/* p reallocated to n items of size bytes; out of memory ends the run. */
+static void *grow(void *p, size_t n, size_t size)
+{
+	void *q = realloc(p, n * size);
+	if (!q)
+		out_of_memory();
+	return q;
+}
+
+/* A capacity for `need` items: cap (1024 when 0) doubled until it holds them. */
+static size_t doubled(size_t cap, size_t need)
+{
+	size_t c = cap ? cap : 1024;
+	while (c < need)
+		c *= 2;
+	return c;
+}
+
 /* Room for `need` tasks in *a (capacity *cap). */
 static void grow_tasks(Task **a, size_t *cap, size_t need)
 {
 	if (need <= *cap)
 		return;
-	size_t c = *cap ? *cap : 1024;
-	while (c < need)
-		c *= 2;
-	Task *t = realloc(*a, c * sizeof *t);
-	if (!t)
-		out_of_memory();
-	*a = t;
+	size_t c = doubled(*cap, need);
+	*a = grow(*a, c, sizeof **a);
 	*cap = c;
 }
 
-void master_submit(Master *m, Batch *b)
+void mpi_master_submit(Master *m, Batch *b)
 {
 	pthread_mutex_lock(&m->lock);
 	grow_tasks(&m->in, &m->capin, m->nin + b->n);
@@ -57,7 +70,7 @@ void master_submit(Master *m, Batch *b)
 	pthread_mutex_unlock(&m->lock);
 }
 
-void complete(Master *m, const Task *t, const MpiResult *r)
+void mpi_master_complete(Master *m, const Task *t, const MpiResult *r)
 {
 	t->b->res[t->i] = *r;
 	pthread_mutex_lock(&m->lock);
@@ -90,7 +103,7 @@ static void pend_push(Master *m, const Task *t)
 }
 
 /* New submissions: from the checkpoint when it has them, else pending. */
-bool absorb(Master *m)
+bool mpi_master_absorb(Master *m)
 {
 	pthread_mutex_lock(&m->lock);
 	size_t n = m->nin;
@@ -112,7 +125,7 @@ bool absorb(Master *m)
 			MpiResult r = { v.score, v.move, v.flags, 0 };
 			m->cached++;
 			m->done++;
-			complete(m, &in[k], &r);
+			mpi_master_complete(m, &in[k], &r);
 		} else {
 			pend_push(m, &in[k]);
 		}
@@ -130,7 +143,7 @@ static int cmp_task(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-size_t pending(const Master *m)
+size_t mpi_master_pending(const Master *m)
 {
 	size_t n = 0;
 	for (size_t i = m->head; i < m->npend; i++)
@@ -148,7 +161,7 @@ static double chunk_target(double chunk_s, int workers)
 }
 
 /* Give rank r its next chunk; false when there is nothing for it. */
-bool send_chunk(Master *m, int r)
+bool mpi_master_send_chunk(Master *m, int r)
 {
 	while (m->head < m->npend && m->pend[m->head].taken)
 		m->head++;
@@ -180,10 +193,7 @@ bool send_chunk(Master *m, int r)
 		return false;
 	size_t bytes = sizeof(WorkHead) + rk->n * sizeof(MpiItem);
 	if (bytes > m->sendcap) {
-		unsigned char *s = realloc(m->sendbuf, bytes);
-		if (!s)
-			out_of_memory();
-		m->sendbuf = s;
+		m->sendbuf = grow(m->sendbuf, bytes, 1);
 		m->sendcap = bytes;
 	}
 	WorkHead h = { ++rk->seq, (uint32_t)rk->n };
@@ -197,13 +207,10 @@ bool send_chunk(Master *m, int r)
 	return true;
 }
 
-void receive(Master *m, int r, int bytes)
+void mpi_master_receive(Master *m, int r, int bytes)
 {
 	if ((size_t)bytes > m->recvcap) {
-		unsigned char *p = realloc(m->recvbuf, (size_t)bytes);
-		if (!p)
-			out_of_memory();
-		m->recvbuf = p;
+		m->recvbuf = grow(m->recvbuf, (size_t)bytes, 1);
 		m->recvcap = (size_t)bytes;
 	}
 	MPI_Recv(m->recvbuf, bytes, MPI_BYTE, r, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -230,7 +237,7 @@ void receive(Master *m, int r, int bytes)
 				MpiResult fr = { 0, BOARD_NOMOVE, MPIRES_FAILED, 0 };
 				m->failed++;
 				m->done++;
-				complete(m, &t, &fr);
+				mpi_master_complete(m, &t, &fr);
 				lost++;
 			}
 		}
@@ -246,23 +253,11 @@ void receive(Master *m, int r, int bytes)
 	const MpiResult *res = (const MpiResult *)(m->recvbuf + sizeof h);
 	size_t need = m->nstage + rk->n;
 	if (need > m->capstage) {
-		size_t cap = m->capstage ? m->capstage : 1024;
-		while (cap < need)
-			cap *= 2;
-		Task *st = realloc(m->stask, cap * sizeof *st);
-		if (st)
-			m->stask = st;
-		MpiResult *sr = realloc(m->sres, cap * sizeof *sr);
-		if (sr)
-			m->sres = sr;
-		CkptKey *sk = realloc(m->skey, cap * sizeof *sk);
-		if (sk)
-			m->skey = sk;
-		CkptValue *sv = realloc(m->sval, cap * sizeof *sv);
-		if (sv)
-			m->sval = sv;
-		if (!st || !sr || !sk || !sv)
-			out_of_memory();
+		size_t cap = doubled(m->capstage, need);
+		m->stask = grow(m->stask, cap, sizeof *m->stask);
+		m->sres = grow(m->sres, cap, sizeof *m->sres);
+		m->skey = grow(m->skey, cap, sizeof *m->skey);
+		m->sval = grow(m->sval, cap, sizeof *m->sval);
 		m->capstage = cap;
 	}
 	for (size_t k = 0; k < rk->n; k++) {
@@ -284,7 +279,7 @@ void receive(Master *m, int r, int bytes)
 
 /* Group commit: the results received since the last commit go to the
  * checkpoint with one write and one fsync, and only then count as done. */
-void commit(Master *m)
+void mpi_master_commit(Master *m)
 {
 	if (!m->nstage)
 		return;
@@ -295,7 +290,7 @@ void commit(Master *m)
 	}
 	for (size_t k = 0; k < m->nstage; k++) {
 		m->done++;
-		complete(m, &m->stask[k], &m->sres[k]);
+		mpi_master_complete(m, &m->stask[k], &m->sres[k]);
 	}
 	m->commits++;
 	m->nstage = 0;
@@ -331,13 +326,13 @@ static void report(Master *m, bool last)
 }
 
 /* Hand out and collect until done(arg) holds and nothing is in flight. */
-void pump(Master *m, bool (*done)(Master *, void *), void *arg)
+void mpi_master_pump(Master *m, bool (*done)(Master *, void *), void *arg)
 {
 	double since = util_now();
 	for (;;) {
-		bool event = absorb(m);
+		bool event = mpi_master_absorb(m);
 		for (int r = 1; r < m->nranks && !m->fatal; r++)
-			if (!m->rank[r].busy && send_chunk(m, r))
+			if (!m->rank[r].busy && mpi_master_send_chunk(m, r))
 				event = true;
 		MPI_Status st;
 		int flag = 1;
@@ -346,11 +341,11 @@ void pump(Master *m, bool (*done)(Master *, void *), void *arg)
 			if (flag) {
 				int bytes = 0;
 				MPI_Get_count(&st, MPI_BYTE, &bytes);
-				receive(m, st.MPI_SOURCE, bytes);
+				mpi_master_receive(m, st.MPI_SOURCE, bytes);
 				event = true;
 			}
 		}
-		commit(m);
+		mpi_master_commit(m);
 		report(m, false);
 		bool busy = false;
 		for (int r = 1; r < m->nranks; r++)
@@ -364,7 +359,7 @@ void pump(Master *m, bool (*done)(Master *, void *), void *arg)
 	}
 }
 
-bool batch_done(Master *m, void *arg)
+bool mpi_master_batch_done(Master *m, void *arg)
 {
 	Batch *b = arg;
 	pthread_mutex_lock(&m->lock);
@@ -373,7 +368,7 @@ bool batch_done(Master *m, void *arg)
 	return d;
 }
 
-void batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
+void mpi_master_batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
 {
 	b->items = items;
 	b->res = res;
@@ -382,13 +377,13 @@ void batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n)
 }
 
 /* Run a batch to the end from the master's main thread. */
-void run_batch(Master *m, Batch *b)
+void mpi_master_run_batch(Master *m, Batch *b)
 {
-	master_submit(m, b);
-	pump(m, batch_done, b);
+	mpi_master_submit(m, b);
+	mpi_master_pump(m, mpi_master_batch_done, b);
 }
 
-bool master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc)
+bool mpi_master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc)
 {
 	memset(m, 0, sizeof *m);
 	m->o = o;
@@ -414,7 +409,7 @@ bool master_init(Master *m, const Options *o, int nranks, const char *ckpt_path,
 
 static bool workers_stopped;
 
-void stop_workers(int nranks)
+void mpi_master_stop_ranks(int nranks)
 {
 	if (workers_stopped)
 		return;
@@ -423,12 +418,12 @@ void stop_workers(int nranks)
 		MPI_Send(NULL, 0, MPI_BYTE, r, TAG_STOP, MPI_COMM_WORLD);
 }
 
-void master_stop_workers(Master *m)
+void mpi_master_stop_workers(Master *m)
 {
-	stop_workers(m->nranks);
+	mpi_master_stop_ranks(m->nranks);
 }
 
-void master_summary(Master *m)
+void mpi_master_summary(Master *m)
 {
 	if (m->o->quiet)
 		return;
@@ -445,7 +440,7 @@ void master_summary(Master *m)
 	        m->commits);
 }
 
-void master_free(Master *m, bool remove_ckpt)
+void mpi_master_free(Master *m, bool remove_ckpt)
 {
 	ckpt_close(m->ck, remove_ckpt && !m->o->keep_ckpt);
 	for (int r = 0; r < m->nranks; r++)

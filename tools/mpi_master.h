@@ -88,7 +88,7 @@ typedef struct Master {
 	size_t sendcap;
 	unsigned char *recvbuf;
 	size_t recvcap;
-	/* results received, not yet in the checkpoint (commit) */
+	/* results received, not yet in the checkpoint (mpi_master_commit) */
 	Task *stask;
 	MpiResult *sres;
 	CkptKey *skey;
@@ -104,21 +104,21 @@ int job_of(const Options *o);
 void idle_wait(double since);
 
 /* mpi_master.c */
-void master_submit(Master *m, Batch *b);
-void complete(Master *m, const Task *t, const MpiResult *r);
-bool absorb(Master *m);
-size_t pending(const Master *m);
-bool send_chunk(Master *m, int r);
-void receive(Master *m, int r, int bytes);
-void commit(Master *m);
-void pump(Master *m, bool (*done)(Master *, void *), void *arg);
-bool batch_done(Master *m, void *arg);
-void batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n);
-void run_batch(Master *m, Batch *b);
-bool master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc);
-void stop_workers(int nranks);
-void master_stop_workers(Master *m);
-void master_summary(Master *m);
-void master_free(Master *m, bool remove_ckpt);
+void mpi_master_submit(Master *m, Batch *b);
+void mpi_master_complete(Master *m, const Task *t, const MpiResult *r);
+bool mpi_master_absorb(Master *m);
+size_t mpi_master_pending(const Master *m);
+bool mpi_master_send_chunk(Master *m, int r);
+void mpi_master_receive(Master *m, int r, int bytes);
+void mpi_master_commit(Master *m);
+void mpi_master_pump(Master *m, bool (*done)(Master *, void *), void *arg);
+bool mpi_master_batch_done(Master *m, void *arg);
+void mpi_master_batch_init(Batch *b, const MpiItem *items, MpiResult *res, size_t n);
+void mpi_master_run_batch(Master *m, Batch *b);
+bool mpi_master_init(Master *m, const Options *o, int nranks, const char *ckpt_path, const char *job_desc);
+void mpi_master_stop_ranks(int nranks);
+void mpi_master_stop_workers(Master *m);
+void mpi_master_summary(Master *m);
+void mpi_master_free(Master *m, bool remove_ckpt);
 
 #endif

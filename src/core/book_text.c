@@ -227,6 +227,90 @@ static bool parse_move_field(const char *s, int *v)
 	return true;
 }
 
+/* The board fields: 64 squares X/O/- (x, o, . too) and the side to move,
+ * which must be X. */
+static bool import_board(const char *squares, const char *side, long lineno, Board *pos, char *what,
+                         size_t n)
+{
+	if (strlen(squares) != 64 || strcmp(side, "X") != 0) {
+		snprintf(what, n, "line %ld: the board must be 64 squares X/O/- then X", lineno);
+		return false;
+	}
+	for (int sq = 0; sq < 64; sq++) {
+		char ch = squares[sq];
+		if (ch == 'X' || ch == 'x')
+			pos->p |= bit_of(sq);
+		else if (ch == 'O' || ch == 'o')
+			pos->o |= bit_of(sq);
+		else if (ch != '-' && ch != '.') {
+			snprintf(what, n, "line %ld: bad square character '%c'", lineno, ch);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* One entry line s (not blank, not a comment) into b; false with what
+ * set when it is refused. */
+static bool import_line(Book *b, char *s, long lineno, char *what, size_t n)
+{
+	char *tok[16];
+	int nt = 0;
+	for (char *t = strtok(s, " \t"); t && nt < 16; t = strtok(NULL, " \t"))
+		tok[nt++] = t;
+	if (nt != 13) {
+		snprintf(what, n, "line %ld: %d fields, expected 13", lineno, nt);
+		return false;
+	}
+	Board pos = { 0, 0 };
+	if (!import_board(tok[0], tok[1], lineno, &pos, what, n))
+		return false;
+	int score, lower, upper, level, best, leaf, ls, ll, lu, llev;
+	long games;
+	if (!parse_score(tok[2], &score) || !parse_score(tok[3], &lower) ||
+	    !parse_score(tok[4], &upper) || !parse_level(tok[5], &level) ||
+	    !parse_move_field(tok[6], &best) || !parse_move_field(tok[7], &leaf) ||
+	    !parse_score(tok[8], &ls) || !parse_score(tok[9], &ll) || !parse_score(tok[10], &lu) ||
+	    !parse_level(tok[11], &llev) || !util_parse_int(tok[12], 0, UINT32_MAX, &games)) {
+		snprintf(what, n, "line %ld: a field is out of range or malformed", lineno);
+		return false;
+	}
+	uint64_t moves = board_moves(pos.p, pos.o);
+	if (!moves || (best < 64 && !(moves & bit_of(best))) || (leaf < 64 && !(moves & bit_of(leaf))) ||
+	    best == BOOK_MOVE_NONE) {
+		snprintf(what, n, "line %ld: %s", lineno,
+		         !moves ? "the side to move has no legal move" : "a move is not legal");
+		return false;
+	}
+	int sym;
+	Board c = board_canonical(pos, &sym);
+	bool created;
+	BookEntry *e = bk_insert_canonical(b, c, &created);
+	if (!e || !created) {
+		snprintf(what, n, "line %ld: %s", lineno,
+		         e ? "position listed twice (up to symmetry)" : "out of memory");
+		return false;
+	}
+	e->score = (int8_t)score;
+	e->lower = (int8_t)lower;
+	e->upper = (int8_t)upper;
+	e->level = (uint8_t)level;
+	e->best = (uint8_t)bk_move_to_canonical(best, sym);
+	e->leaf = (uint8_t)bk_move_to_canonical(leaf, sym);
+	e->leaf_score = (int8_t)ls;
+	e->leaf_lower = (int8_t)ll;
+	e->leaf_upper = (int8_t)lu;
+	e->leaf_level = (uint8_t)llev;
+	e->games = (uint32_t)games;
+	char problem[150];
+	if (!bk_entry_check(e, problem, sizeof problem)) {
+		/* what a reader would refuse is never written */
+		snprintf(what, n, "line %ld: %s", lineno, problem);
+		return false;
+	}
+	return true;
+}
+
 Book *book_import(const char *path, char *err)
 {
 	FILE *f = fopen(path, "r");
@@ -259,81 +343,7 @@ Book *book_import(const char *path, char *err)
 			s++;
 		if (!*s || *s == '#')
 			continue;
-		char *tok[16];
-		int nt = 0;
-		for (char *t = strtok(s, " \t"); t && nt < 16; t = strtok(NULL, " \t"))
-			tok[nt++] = t;
-		if (nt != 13) {
-			snprintf(what, sizeof what, "line %ld: %d fields, expected 13", lineno, nt);
-			ok = false;
-			break;
-		}
-		Board pos = { 0, 0 };
-		if (strlen(tok[0]) != 64 || strcmp(tok[1], "X") != 0) {
-			snprintf(what, sizeof what, "line %ld: the board must be 64 squares X/O/- then X", lineno);
-			ok = false;
-			break;
-		}
-		for (int sq = 0; sq < 64 && ok; sq++) {
-			char ch = tok[0][sq];
-			if (ch == 'X' || ch == 'x')
-				pos.p |= bit_of(sq);
-			else if (ch == 'O' || ch == 'o')
-				pos.o |= bit_of(sq);
-			else if (ch != '-' && ch != '.') {
-				snprintf(what, sizeof what, "line %ld: bad square character '%c'", lineno, ch);
-				ok = false;
-			}
-		}
-		if (!ok)
-			break;
-		int score, lower, upper, level, best, leaf, ls, ll, lu, llev;
-		long games;
-		if (!parse_score(tok[2], &score) || !parse_score(tok[3], &lower) ||
-		    !parse_score(tok[4], &upper) || !parse_level(tok[5], &level) ||
-		    !parse_move_field(tok[6], &best) || !parse_move_field(tok[7], &leaf) ||
-		    !parse_score(tok[8], &ls) || !parse_score(tok[9], &ll) || !parse_score(tok[10], &lu) ||
-		    !parse_level(tok[11], &llev) || !util_parse_int(tok[12], 0, UINT32_MAX, &games)) {
-			snprintf(what, sizeof what, "line %ld: a field is out of range or malformed", lineno);
-			ok = false;
-			break;
-		}
-		uint64_t moves = board_moves(pos.p, pos.o);
-		if (!moves || (best < 64 && !(moves & bit_of(best))) || (leaf < 64 && !(moves & bit_of(leaf))) ||
-		    best == BOOK_MOVE_NONE) {
-			snprintf(what, sizeof what, "line %ld: %s", lineno,
-			         !moves ? "the side to move has no legal move" : "a move is not legal");
-			ok = false;
-			break;
-		}
-		int sym;
-		Board c = board_canonical(pos, &sym);
-		bool created;
-		BookEntry *e = bk_insert_canonical(b, c, &created);
-		if (!e || !created) {
-			snprintf(what, sizeof what, "line %ld: %s", lineno,
-			         e ? "position listed twice (up to symmetry)" : "out of memory");
-			ok = false;
-			break;
-		}
-		e->score = (int8_t)score;
-		e->lower = (int8_t)lower;
-		e->upper = (int8_t)upper;
-		e->level = (uint8_t)level;
-		e->best = (uint8_t)bk_move_to_canonical(best, sym);
-		e->leaf = (uint8_t)bk_move_to_canonical(leaf, sym);
-		e->leaf_score = (int8_t)ls;
-		e->leaf_lower = (int8_t)ll;
-		e->leaf_upper = (int8_t)lu;
-		e->leaf_level = (uint8_t)llev;
-		e->games = (uint32_t)games;
-		char problem[150];
-		if (!bk_entry_check(e, problem, sizeof problem)) {
-			/* what a reader would refuse is never written */
-			snprintf(what, sizeof what, "line %ld: %s", lineno, problem);
-			ok = false;
-			break;
-		}
+		ok = import_line(b, s, lineno, what, sizeof what);
 	}
 	if (ok && ferror(f)) {
 		snprintf(what, sizeof what, "read error");

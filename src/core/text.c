@@ -579,6 +579,113 @@ static bool ggf_clock(const char *v, double *clock, double *inc)
 	return true;
 }
 
+/* BO[size diagram side]: the start position into g (rules v). */
+static bool ggf_board(char *value, Variant v, Game *g, char *err)
+{
+	char *s = text_trim(value);
+	char *end;
+	long size = strtol(s, &end, 10);
+	if (end == s || (size != 8 && size != 6)) {
+		snprintf(err, 160, "GGF: board size must be 8 or 6");
+		return false;
+	}
+	uint64_t black, white;
+	size_t nread;
+	int n = text_read_diagram(end, (int)size, true, &black, &white, &nread);
+	s = end + nread;
+	if (n < size * size && *s) {
+		snprintf(err, 160, "GGF: bad square '%c' in BO", isprint((unsigned char)*s) ? *s : '?');
+		return false;
+	}
+	while (*s == ' ')
+		s++;
+	int side = -1;
+	if (*s) {
+		side = text_side_char((unsigned char)*s++);
+		if (side == TEXT_NOT_SQUARE) {
+			snprintf(err, 160, "GGF: BO side to move must be * or O");
+			return false;
+		}
+		while (*s == ' ')
+			s++;
+		if (*s) {
+			snprintf(err, 160, "GGF: extra characters in BO");
+			return false;
+		}
+	}
+	if (n != size * size || side < 0) {
+		snprintf(err, 160, "GGF: BO has %d squares%s", n, side < 0 ? " and no side to move" : "");
+		return false;
+	}
+	game_init(g, (int)size, v);
+	Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
+	game_set(g, b, side);
+	return true;
+}
+
+/* B[move/time] or W[...]: colour c's move played on g; its time added to
+ * used[c]. */
+static bool ggf_play(char *value, int c, Game *g, int nmoves[2], double used[2], char *err)
+{
+	int mv;
+	double t;
+	char merr[160];
+	if (!text_ggf_move(value, g->size, &mv, &t, merr)) {
+		snprintf(err, 160, "GGF: %.150s", merr);
+		return false;
+	}
+	GameStatus st;
+	if (mv == BOARD_PASS)
+		st = c == g->side && game_must_pass(g) ? game_play(g, BOARD_PASS) : GAME_ILLEGAL;
+	else
+		st = game_play_colour(g, c, mv);
+	if (st != GAME_OK) {
+		char sq[8];
+		text_square(mv, sq);
+		snprintf(err, 160, "GGF: illegal move %s%s for %s", sq, "", c == BLACK ? "black" : "white");
+		return false;
+	}
+	nmoves[c]++;
+	used[c] += t;
+	return true;
+}
+
+/* The next property ident[value] at *p, which moves past it; returns 1
+ * with value set, 0 for one skipped (a long value of a property that is
+ * not read), -1 on an error. */
+static int ggf_property(const char *ggf, const char **p, char ident[8], char value[256], char *err)
+{
+	const char *q = *p;
+	int k = 0;
+	while (isupper((unsigned char)*q) && k < 7)
+		ident[k++] = *q++;
+	ident[k] = 0;
+	if (!k || *q != '[') {
+		snprintf(err, 160, "GGF: property expected at column %d", (int)(q - ggf) + 1);
+		return -1;
+	}
+	const char *val = ++q;
+	while (*q && *q != ']')
+		q++;
+	if (!*q) {
+		snprintf(err, 160, "GGF: unterminated %s[...]", ident);
+		return -1;
+	}
+	size_t vlen = (size_t)(q - val);
+	*p = ++q;
+	if (vlen >= 256) {
+		if (!strcmp(ident, "BO") || !strcmp(ident, "B") || !strcmp(ident, "W") ||
+		    !strcmp(ident, "TI") || !strcmp(ident, "TB") || !strcmp(ident, "TW")) {
+			snprintf(err, 160, "GGF: %s value too long", ident);
+			return -1;
+		}
+		return 0; /* long comments and the like are skipped */
+	}
+	memcpy(value, val, vlen);
+	value[vlen] = 0;
+	return 1;
+}
+
 bool text_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2],
                       double increment[2], char *err)
 {
@@ -604,35 +711,12 @@ bool text_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2],
 		}
 		if (p[0] == ';' && p[1] == ')')
 			break;
-		char ident[8];
-		int k = 0;
-		while (isupper((unsigned char)*p) && k < 7)
-			ident[k++] = *p++;
-		ident[k] = 0;
-		if (!k || *p != '[') {
-			snprintf(err, 160, "GGF: property expected at column %d", (int)(p - ggf) + 1);
+		char ident[8], value[256];
+		int got = ggf_property(ggf, &p, ident, value, err);
+		if (got < 0)
 			return false;
-		}
-		const char *val = ++p;
-		while (*p && *p != ']')
-			p++;
-		if (!*p) {
-			snprintf(err, 160, "GGF: unterminated %s[...]", ident);
-			return false;
-		}
-		size_t vlen = (size_t)(p - val);
-		p++;
-		char value[256];
-		if (vlen >= sizeof value) {
-			if (!strcmp(ident, "BO") || !strcmp(ident, "B") || !strcmp(ident, "W") ||
-			    !strcmp(ident, "TI") || !strcmp(ident, "TB") || !strcmp(ident, "TW")) {
-				snprintf(err, 160, "GGF: %s value too long", ident);
-				return false;
-			}
-			continue; /* long comments and the like are skipped */
-		}
-		memcpy(value, val, vlen);
-		value[vlen] = 0;
+		if (!got)
+			continue;
 		if (!strcmp(ident, "GM")) {
 			if (strcasecmp(text_trim(value), "Othello") != 0) {
 				snprintf(err, 160, "GGF: game '%.40s' is not Othello", value);
@@ -643,44 +727,8 @@ bool text_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2],
 				snprintf(err, 160, "GGF: BO after the moves");
 				return false;
 			}
-			char *s = text_trim(value);
-			char *end;
-			long size = strtol(s, &end, 10);
-			if (end == s || (size != 8 && size != 6)) {
-				snprintf(err, 160, "GGF: board size must be 8 or 6");
+			if (!ggf_board(value, v, &g, err))
 				return false;
-			}
-			uint64_t black, white;
-			size_t nread;
-			int n = text_read_diagram(end, (int)size, true, &black, &white, &nread);
-			s = end + nread;
-			if (n < size * size && *s) {
-				snprintf(err, 160, "GGF: bad square '%c' in BO", isprint((unsigned char)*s) ? *s : '?');
-				return false;
-			}
-			while (*s == ' ')
-				s++;
-			int side = -1;
-			if (*s) {
-				side = text_side_char((unsigned char)*s++);
-				if (side == TEXT_NOT_SQUARE) {
-					snprintf(err, 160, "GGF: BO side to move must be * or O");
-					return false;
-				}
-				while (*s == ' ')
-					s++;
-				if (*s) {
-					snprintf(err, 160, "GGF: extra characters in BO");
-					return false;
-				}
-			}
-			if (n != size * size || side < 0) {
-				snprintf(err, 160, "GGF: BO has %d squares%s", n, side < 0 ? " and no side to move" : "");
-				return false;
-			}
-			game_init(&g, (int)size, v);
-			Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-			game_set(&g, b, side);
 			have_board = true;
 		} else if (!strcmp(ident, "B") || !strcmp(ident, "W")) {
 			if (!have_board) {
@@ -688,27 +736,8 @@ bool text_parse_ggf(const char *ggf, Variant v, Game *out, double time_left[2],
 				return false;
 			}
 			moved = true;
-			int c = ident[0] == 'B' ? BLACK : WHITE;
-			int mv;
-			double t;
-			char merr[160];
-			if (!text_ggf_move(value, g.size, &mv, &t, merr)) {
-				snprintf(err, 160, "GGF: %.150s", merr);
+			if (!ggf_play(value, ident[0] == 'B' ? BLACK : WHITE, &g, nmoves, used, err))
 				return false;
-			}
-			GameStatus st;
-			if (mv == BOARD_PASS)
-				st = c == g.side && game_must_pass(&g) ? game_play(&g, BOARD_PASS) : GAME_ILLEGAL;
-			else
-				st = game_play_colour(&g, c, mv);
-			if (st != GAME_OK) {
-				char sq[8];
-				text_square(mv, sq);
-				snprintf(err, 160, "GGF: illegal move %s%s for %s", sq, "", c == BLACK ? "black" : "white");
-				return false;
-			}
-			nmoves[c]++;
-			used[c] += t;
 		} else if (!strcmp(ident, "TI") || !strcmp(ident, "TB") || !strcmp(ident, "TW")) {
 			double cl, in;
 			if (!ggf_clock(text_trim(value), &cl, &in)) {

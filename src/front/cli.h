@@ -17,5 +17,7 @@ int cli_play(int argc, char **argv);
 /* `review GAME` (review.h) and `show POSITION` (svg.h). */
 int cli_review(int argc, char **argv);
 int cli_show(int argc, char **argv);
+/* `serve`: runs emilia-serve (serve_cli.h). */
+int cli_serve(int argc, char **argv);
 
 #endif

@@ -75,17 +75,111 @@ static int sgf_point(const char *v, int size)
 	return -1;
 }
 
+/* The game read so far from an SGF record. */
+typedef struct SgfRead {
+	Game t;
+	int size;
+	Variant variant;
+	uint64_t black, white;     /* the setup (AB, AW, AE) */
+	bool setup, moved;
+	int side;                  /* PL */
+	long moves;
+	bool expl[GAME_MAX_PLY];   /* the passes written as moves */
+} SgfRead;
+
+/* The game's position from the setup, once, before the first move or at
+ * the end. */
+static void sgf_set_position(SgfRead *s)
+{
+	Board b = { s->side == BLACK ? s->black : s->white, s->side == BLACK ? s->white : s->black };
+	game_set(&s->t, b, s->side);
+}
+
+/* B[v] or W[v]: colour c's move; returns 1 to go on, 0 at move upto, -1
+ * on an error. */
+static int sgf_move(SgfRead *s, int c, const char *v, long upto, char *err, size_t errlen)
+{
+	char q[TEXT_QUOTE_MAX];
+	if (!s->moved) {
+		if (s->setup)
+			sgf_set_position(s);
+		s->moved = true;
+	}
+	int mv = sgf_point(v, s->size);
+	s->moves++;
+	if (upto > 0 && s->moves >= upto)
+		return 0;
+	if (mv < 0) {
+		snprintf(err, errlen, "bad move '%s' at move %ld", text_quote(v, q), s->moves);
+		return -1;
+	}
+	if (mv == BOARD_PASS) {
+		if (c != s->t.side || !game_must_pass(&s->t)) {
+			snprintf(err, errlen, "illegal pass at move %ld", s->moves);
+			return -1;
+		}
+		s->expl[s->t.nply] = true;
+		game_play(&s->t, BOARD_PASS);
+	} else if (game_play_colour(&s->t, c, mv) != GAME_OK) {
+		snprintf(err, errlen, "illegal move '%s' at move %ld", text_quote(v, q), s->moves);
+		return -1;
+	}
+	return 1;
+}
+
+/* One property ident[v]; returns 1 to go on, 0 at move upto, -1 on an
+ * error. */
+static int sgf_property(SgfRead *s, const char *ident, const char *v, long upto, char *err,
+                        size_t errlen)
+{
+	char q[TEXT_QUOTE_MAX];
+	if (!strcmp(ident, "SZ")) {
+		long sz;
+		if (!util_parse_int(v, 1, 64, &sz) || (sz != 8 && sz != 6)) {
+			snprintf(err, errlen, "unsupported board size '%s'", text_quote(v, q));
+			return -1;
+		}
+		if (s->moved || s->setup) {
+			snprintf(err, errlen, "SZ after the game started");
+			return -1;
+		}
+		s->size = (int)sz;
+		game_init(&s->t, s->size, s->variant);
+	} else if (!strcmp(ident, "AB") || !strcmp(ident, "AW") || !strcmp(ident, "AE")) {
+		int sq = sgf_point(v, s->size);
+		if (sq < 0 || sq == BOARD_PASS || s->moved) {
+			snprintf(err, errlen, "bad setup point '%s'", text_quote(v, q));
+			return -1;
+		}
+		if (!s->setup) {
+			Board b = board_start(s->size);
+			s->black = b.p;
+			s->white = b.o;
+			s->setup = true;
+		}
+		s->black &= ~bit_of(sq);
+		s->white &= ~bit_of(sq);
+		if (ident[1] == 'B')
+			s->black |= bit_of(sq);
+		else if (ident[1] == 'W')
+			s->white |= bit_of(sq);
+	} else if (!strcmp(ident, "PL")) {
+		s->side = (v[0] == 'W' || v[0] == 'w') ? WHITE : BLACK;
+	} else if (!strcmp(ident, "B") || !strcmp(ident, "W")) {
+		return sgf_move(s, ident[0] == 'B' ? BLACK : WHITE, v, upto, err, errlen);
+	}
+	return 1;
+}
+
 bool gamefile_parse_sgf(const char *text, long upto, Game *out, bool explicit_pass[GAME_MAX_PLY],
                         char *err, size_t errlen)
 {
-	Game t;
-	int size = out->size;
-	uint64_t black = 0, white = 0;
-	bool setup = false, moved = false;
-	int side = BLACK;
-	long moves = 0;
-	game_init(&t, size, out->variant);
-	bool expl[GAME_MAX_PLY] = { false };
+	SgfRead s;
+	memset(&s, 0, sizeof s);
+	s.size = out->size;
+	s.variant = out->variant;
+	s.side = BLACK;
+	game_init(&s.t, s.size, out->variant);
 	const char *p = strchr(text, '(');
 	if (!p) {
 		snprintf(err, errlen, "not an SGF file");
@@ -134,77 +228,17 @@ bool gamefile_parse_sgf(const char *text, long upto, Game *out, bool explicit_pa
 		if (!*p)
 			break;
 		after_value = true;
-		char *v = text_trim(val);
-		char q[TEXT_QUOTE_MAX];
-		if (!strcmp(ident, "SZ")) {
-			long sz;
-			if (!util_parse_int(v, 1, 64, &sz) || (sz != 8 && sz != 6)) {
-				snprintf(err, errlen, "unsupported board size '%s'", text_quote(v, q));
-				return false;
-			}
-			if (moved || setup) {
-				snprintf(err, errlen, "SZ after the game started");
-				return false;
-			}
-			size = (int)sz;
-			game_init(&t, size, out->variant);
-		} else if (!strcmp(ident, "AB") || !strcmp(ident, "AW") || !strcmp(ident, "AE")) {
-			int sq = sgf_point(v, size);
-			if (sq < 0 || sq == BOARD_PASS || moved) {
-				snprintf(err, errlen, "bad setup point '%s'", text_quote(v, q));
-				return false;
-			}
-			if (!setup) {
-				Board b = board_start(size);
-				black = b.p;
-				white = b.o;
-				setup = true;
-			}
-			black &= ~bit_of(sq);
-			white &= ~bit_of(sq);
-			if (ident[1] == 'B')
-				black |= bit_of(sq);
-			else if (ident[1] == 'W')
-				white |= bit_of(sq);
-		} else if (!strcmp(ident, "PL")) {
-			side = (v[0] == 'W' || v[0] == 'w') ? WHITE : BLACK;
-		} else if (!strcmp(ident, "B") || !strcmp(ident, "W")) {
-			if (!moved) {
-				if (setup) {
-					Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-					game_set(&t, b, side);
-				}
-				moved = true;
-			}
-			int c = ident[0] == 'B' ? BLACK : WHITE;
-			int mv = sgf_point(v, size);
-			moves++;
-			if (upto > 0 && moves >= upto)
-				break;
-			if (mv < 0) {
-				snprintf(err, errlen, "bad move '%s' at move %ld", text_quote(v, q), moves);
-				return false;
-			}
-			if (mv == BOARD_PASS) {
-				if (c != t.side || !game_must_pass(&t)) {
-					snprintf(err, errlen, "illegal pass at move %ld", moves);
-					return false;
-				}
-				expl[t.nply] = true;
-				game_play(&t, BOARD_PASS);
-			} else if (game_play_colour(&t, c, mv) != GAME_OK) {
-				snprintf(err, errlen, "illegal move '%s' at move %ld", text_quote(v, q), moves);
-				return false;
-			}
-		}
+		int go = sgf_property(&s, ident, text_trim(val), upto, err, errlen);
+		if (go < 0)
+			return false;
+		if (!go)
+			break;
 	}
-	if (!moved && setup) {
-		Board b = { side == BLACK ? black : white, side == BLACK ? white : black };
-		game_set(&t, b, side);
-	}
-	*out = t;
+	if (!s.moved && s.setup)
+		sgf_set_position(&s);
+	*out = s.t;
 	if (explicit_pass)
-		memcpy(explicit_pass, expl, sizeof expl);
+		memcpy(explicit_pass, s.expl, sizeof s.expl);
 	return true;
 }
 

@@ -16,6 +16,7 @@ static const Command commands[] = {
 	{ "bench", cli_bench, "bench [--depth N] [--threads N]  deterministic search benchmark; last line: Nodes searched: N" },
 	{ "perft", cli_perft, "perft DEPTH [--board 8|6|4] [--mode 1|2] [--divide] [--threads N]" },
 	{ "review", cli_review, "review GAME|--wthor FILE --game N [--level L] [--exact-from N] [--json] [--html FILE]  review a game's moves" },
+	{ "serve", cli_serve, "serve [--port N] [--bind ADDR] [--data DIR] [--web DIR]  online tables and the page (make serve)" },
 	{ "show", cli_show, "show POSITION [--svg FILE] [--numbers] [--no-legal]  draw a board (OBF, transcript or game file)" },
 	{ "solve", cli_solve, "solve FILE.obf|OBF|TRANSCRIPT [--threads N] [--hash MB] [--wld] [--board 8|6|4] [--variant normal|anti] [--json]" },
 };

@@ -63,38 +63,36 @@ static void position_at(const Game *full, int k, Game *out)
 	*out = t;
 }
 
-bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, ReviewProgressFn fn,
-                void *user, Review *out, char *err, size_t errlen)
-{
-	const Game *full = &rec->game;
-	Review *r = out;
-	memset(r, 0, sizeof *r);
-	r->rec = *rec;
-	r->set = *set;
-	review_resolve(&r->set);
-	const int n = full->nply;
-	int total = 0;
-	for (int k = 0; k < n; k++)
-		total += full->hist[k].move != BOARD_PASS;
-	if (total == 0) {
-		snprintf(err, errlen, "the game has no moves to review");
-		return false;
-	}
-	bool over = game_is_over(full);
-	if (!over)
-		total++; /* the final position is searched too */
-	static const int none = -1000;
+/* What review_run learns of each position: the value and best move of the
+ * position before ply k, whether that value is exact, and the value of the
+ * move played at ply k. */
+typedef struct ReviewValues {
 	int val[GAME_MAX_PLY + 1], best[GAME_MAX_PLY + 1];
 	bool exact[GAME_MAX_PLY + 1];
-	for (int k = 0; k <= n; k++) {
-		val[k] = none;
-		best[k] = -1;
-		exact[k] = false;
-	}
-	engine_set_level(e, r->set.depth); /* a numeric level: never a random choice */
-	engine_new_game(e);
-	double t0 = util_now();
-	int done = 0;
+	int played[GAME_MAX_PLY];
+	bool redo[GAME_MAX_PLY];
+} ReviewValues;
+
+/* The progress of review_run's searches. */
+typedef struct ReviewProgress {
+	ReviewProgressFn fn;
+	void *user;
+	int done, total;
+	double t0;
+} ReviewProgress;
+
+static void progress_step(ReviewProgress *pr)
+{
+	pr->done++;
+	if (pr->fn)
+		pr->fn(pr->user, pr->done, pr->total, util_now() - pr->t0);
+}
+
+/* Searches the position before every move and the final one. */
+static void search_positions(Engine *e, const Game *full, const ReviewSettings *set,
+                             ReviewValues *rv, ReviewProgress *pr)
+{
+	const int n = full->nply;
 	Game pos;
 	position_at(full, 0, &pos);
 	for (int k = 0; k <= n; k++) {
@@ -104,8 +102,8 @@ bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, Rev
 		if (k < n && full->hist[k].move == BOARD_PASS)
 			continue;
 		if (game_is_over(&t)) {
-			val[k] = board_final_score(t.board, t.size, t.variant);
-			exact[k] = true;
+			rv->val[k] = board_final_score(t.board, t.size, t.variant);
+			rv->exact[k] = true;
 			continue;
 		}
 		bool passed = game_must_pass(&t);
@@ -115,39 +113,42 @@ bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, Rev
 		EngineLimits lim;
 		memset(&lim, 0, sizeof lim);
 		lim.time_left = -1;
-		lim.depth = empties <= r->set.exact_from ? 60 : r->set.depth;
+		lim.depth = empties <= set->exact_from ? 60 : set->depth;
 		EngineInfo res = engine_search(e, &t, &lim, NULL, NULL);
-		val[k] = passed ? -res.score : res.score;
-		best[k] = res.move;
-		exact[k] = res.exact && !res.wld;
-		done++;
-		if (fn)
-			fn(user, done, total, util_now() - t0);
+		rv->val[k] = passed ? -res.score : res.score;
+		rv->best[k] = res.move;
+		rv->exact[k] = res.exact && !res.wld;
+		progress_step(pr);
 	}
 	/* passes: the value of the position before a pass is minus the one after */
 	for (int k = n - 1; k >= 0; k--)
 		if (full->hist[k].move == BOARD_PASS) {
-			val[k] = -val[k + 1];
-			exact[k] = exact[k + 1];
+			rv->val[k] = -rv->val[k + 1];
+			rv->exact[k] = rv->exact[k + 1];
 		}
-	/* A move that is not the engine's best, where the values are not
-	 * exact: the position after it again at one ply less, so the played
-	 * move is seen to the same horizon as the best one (a search's score
-	 * swings with the parity of its depth). */
-	int played[GAME_MAX_PLY];
-	bool redo[GAME_MAX_PLY];
+}
+
+/* A move that is not the engine's best, where the values are not exact:
+ * the position after it again at one ply less, so the played move is seen
+ * to the same horizon as the best one (a search's score swings with the
+ * parity of its depth). */
+static void search_played(Engine *e, const Game *full, const ReviewSettings *set,
+                          ReviewValues *rv, ReviewProgress *pr)
+{
+	const int n = full->nply;
 	int extra = 0;
 	for (int k = 0; k < n; k++) {
-		played[k] = -val[k + 1];
-		redo[k] = full->hist[k].move != BOARD_PASS && full->hist[k].move != best[k] &&
-		          !(exact[k] && exact[k + 1]) && r->set.depth > 1;
-		extra += redo[k];
+		rv->played[k] = -rv->val[k + 1];
+		rv->redo[k] = full->hist[k].move != BOARD_PASS && full->hist[k].move != rv->best[k] &&
+		              !(rv->exact[k] && rv->exact[k + 1]) && set->depth > 1;
+		extra += rv->redo[k];
 	}
-	total = done + extra;
+	pr->total = pr->done + extra;
+	Game pos;
 	position_at(full, 0, &pos);
 	for (int k = 0; k < n; k++) {
 		game_play(&pos, full->hist[k].move);
-		if (!redo[k] || game_is_over(&pos))
+		if (!rv->redo[k] || game_is_over(&pos))
 			continue;
 		Game t = pos;
 		bool passed = game_must_pass(&t);
@@ -156,14 +157,19 @@ bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, Rev
 		EngineLimits lim;
 		memset(&lim, 0, sizeof lim);
 		lim.time_left = -1;
-		lim.depth = r->set.depth - 1;
+		lim.depth = set->depth - 1;
 		EngineInfo res = engine_search(e, &t, &lim, NULL, NULL);
-		played[k] = passed ? res.score : -res.score;
-		done++;
-		if (fn)
-			fn(user, done, total, util_now() - t0);
+		rv->played[k] = passed ? res.score : -res.score;
+		progress_step(pr);
 	}
+}
+
+/* The moves of r (and the players' tallies) from the values. */
+static void fill_moves(Review *r, const Game *full, const ReviewValues *rv)
+{
+	const int n = full->nply;
 	int number = 0;
+	Game pos;
 	position_at(full, 0, &pos);
 	for (int k = 0; k < n; k++) {
 		const GamePly *h = &full->hist[k];
@@ -173,12 +179,12 @@ bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, Rev
 			m->ply = k;
 			m->side = h->side;
 			m->move = h->move;
-			m->best = best[k];
-			m->best_score = val[k];
-			m->played_score = played[k];
+			m->best = rv->best[k];
+			m->best_score = rv->val[k];
+			m->played_score = rv->played[k];
 			m->empties = game_empties(&pos);
 			m->nmoves = bit_count(game_moves(&pos));
-			m->exact = exact[k] && exact[k + 1];
+			m->exact = rv->exact[k] && rv->exact[k + 1];
 			if (m->move == m->best || m->played_score >= m->best_score) {
 				/* the best move, or found as good as it */
 				m->loss = 0;
@@ -201,9 +207,44 @@ bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, Rev
 	}
 	for (int c = 0; c < 2; c++)
 		r->player[c].mean_loss = r->player[c].moves ? (double)r->player[c].total_loss / r->player[c].moves : 0;
+}
+
+bool review_run(Engine *e, const GameRecord *rec, const ReviewSettings *set, ReviewProgressFn fn,
+                void *user, Review *out, char *err, size_t errlen)
+{
+	const Game *full = &rec->game;
+	Review *r = out;
+	memset(r, 0, sizeof *r);
+	r->rec = *rec;
+	r->set = *set;
+	review_resolve(&r->set);
+	const int n = full->nply;
+	int total = 0;
+	for (int k = 0; k < n; k++)
+		total += full->hist[k].move != BOARD_PASS;
+	if (total == 0) {
+		snprintf(err, errlen, "the game has no moves to review");
+		return false;
+	}
+	bool over = game_is_over(full);
+	if (!over)
+		total++; /* the final position is searched too */
+	static const int none = -1000;
+	ReviewValues rv;
+	for (int k = 0; k <= n; k++) {
+		rv.val[k] = none;
+		rv.best[k] = -1;
+		rv.exact[k] = false;
+	}
+	engine_set_level(e, r->set.depth); /* a numeric level: never a random choice */
+	engine_new_game(e);
+	ReviewProgress pr = { fn, user, 0, total, util_now() };
+	search_positions(e, full, &r->set, &rv, &pr);
+	search_played(e, full, &r->set, &rv, &pr);
+	fill_moves(r, full, &rv);
 	r->finished = over;
 	r->final_margin = over ? game_margin(full, SCORING_OFFICIAL) : 0;
-	r->seconds = util_now() - t0;
+	r->seconds = util_now() - pr.t0;
 	return true;
 }
 

@@ -23,6 +23,11 @@ static const char *const by_names[] = { "player", "timeout", "emilia", "auto" };
 static const char by_letters[] = "PTEA";
 static const char *const colour_names[] = { "black", "white" };
 
+static const char *level_name(int level)
+{
+	return level == EMILIA_LEVEL_EASY ? "easy" : level == EMILIA_LEVEL_NORMAL ? "normal" : "hard";
+}
+
 const char *table_kind_name(TableKind k)
 {
 	return kind_names[k];
@@ -182,8 +187,10 @@ void table_json(const Table *t, JsonBuf *b, int64_t now)
 	const Game *g = &t->game;
 	jb_printf(b, "{\"code\":\"%s\",\"game\":\"%s\",\"seconds\":%d,\"public\":%s,\"vs\":", t->code,
 	          kind_names[t->kind], t->seconds, t->public ? "true" : "false");
-	if (t->vs_level)
-		jb_printf(b, "\"%s\"", t->vs_level == EMILIA_LEVEL_EASY ? "easy" : t->vs_level == EMILIA_LEVEL_NORMAL ? "normal" : "hard");
+	if (t->vs_level > 0)
+		jb_printf(b, "%d", t->vs_level);
+	else if (t->vs_level)
+		jb_printf(b, "\"%s\"", level_name(t->vs_level));
 	else
 		jb_raw(b, "null");
 	jb_raw(b, ",\"moves\":[");
@@ -265,7 +272,7 @@ void table_json(const Table *t, JsonBuf *b, int64_t now)
 
 /* ---- files ---- */
 
-static bool write_file(const char *dir, const char *name, const char *text, size_t len, char *err, size_t errlen)
+bool table_write_file(const char *dir, const char *name, const char *text, size_t len, char *err, size_t errlen)
 {
 	char path[4096], tmp[4096 + 8];
 	snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -296,34 +303,23 @@ static bool write_file(const char *dir, const char *name, const char *text, size
 	return true;
 }
 
-bool table_save(const Table *t, const char *dir, int64_t now, char *err, size_t errlen)
+void table_file_json(const Table *t, int64_t now, JsonBuf *b)
 {
-	JsonBuf b;
-	jb_init(&b);
 	char moves[600], by[GAME_MAX_PLY + 1];
 	table_transcript(t, moves, sizeof moves);
 	for (int i = 0; i < t->game.nply; i++)
 		by[i] = by_letters[t->by[i]];
 	by[t->game.nply] = 0;
-	jb_printf(&b, "{\"v\":1,\"code\":\"%s\",\"game\":\"%s\",\"seconds\":%d,\"public\":%s,\"vs\":%d,", t->code,
+	jb_printf(b, "{\"v\":1,\"code\":\"%s\",\"game\":\"%s\",\"seconds\":%d,\"public\":%s,\"vs\":%d,", t->code,
 	          kind_names[t->kind], t->seconds, t->public ? "true" : "false", t->vs_level);
-	jb_printf(&b, "\"moves\":\"%s\",\"by\":\"%s\",\"left\":%d,\"undo_by\":%d,\"undo_ply\":%d,\"age_ms\":%lld", moves,
+	jb_printf(b, "\"moves\":\"%s\",\"by\":\"%s\",\"left\":%d,\"undo_by\":%d,\"undo_ply\":%d,\"age_ms\":%lld", moves,
 	          by, t->left, t->undo_by, t->undo_ply, (long long)(now - t->created));
 	for (int c = 0; c < 2; c++)
-		jb_printf(&b, ",\"%s\":\"%s\",\"%s_token\":\"%s\"", colour_names[c], seat_names[t->seat[c].state],
+		jb_printf(b, ",\"%s\":\"%s\",\"%s_token\":\"%s\"", colour_names[c], seat_names[t->seat[c].state],
 		          colour_names[c], t->seat[c].token);
-	jb_raw(&b, ",\"review\":");
-	jb_str(&b, t->review);
-	jb_raw(&b, "}\n");
-	char name[64];
-	snprintf(name, sizeof name, "%s.json", t->code);
-	bool ok = !b.failed;
-	if (!ok)
-		snprintf(err, errlen, "out of memory");
-	else
-		ok = write_file(dir, name, b.s, b.len, err, errlen);
-	jb_free(&b);
-	return ok;
+	jb_raw(b, ",\"review\":");
+	jb_str(b, t->review);
+	jb_raw(b, "}\n");
 }
 
 static bool valid_code(const char *s)
@@ -382,8 +378,8 @@ bool table_load(Table *t, uint64_t id, const char *path, int64_t now, int64_t gr
 		LOAD_FAIL("%s: not a table file of this version", path);
 	TableKind kind;
 	if (!valid_code(code->str) || !table_kind_parse(game->str, &kind) || secs->num < 1 || secs->num > 3600 ||
-	    (vs->num != 0 && vs->num != EMILIA_LEVEL_EASY && vs->num != EMILIA_LEVEL_NORMAL &&
-	     vs->num != EMILIA_LEVEL_HARD) ||
+	    (vs->num != EMILIA_LEVEL_EASY && vs->num != EMILIA_LEVEL_NORMAL && vs->num != EMILIA_LEVEL_HARD &&
+	     (vs->num < 0 || vs->num > 60 || vs->num != (int)vs->num)) ||
 	    (left->num != -1 && left->num != 0 && left->num != 1))
 		LOAD_FAIL("%s: a value out of range", path);
 	table_init(t, id, code->str, kind, (int)secs->num, pub->b, (int)vs->num, now - (int64_t)age->num);
@@ -412,7 +408,7 @@ bool table_load(Table *t, uint64_t id, const char *path, int64_t now, int64_t gr
 			LOAD_FAIL("%s: a bad seat", path);
 		Seat *s = &t->seat[c];
 		s->state = (SeatState)k;
-		snprintf(s->token, sizeof s->token, "%s", tok->str);
+		memcpy(s->token, tok->str, strlen(tok->str) + 1); /* valid_token: at most 32 */
 		if (s->state == SEAT_HERE || s->state == SEAT_AWAY) {
 			if (!s->token[0])
 				LOAD_FAIL("%s: a player's seat without its token", path);
@@ -444,9 +440,10 @@ bool table_save_game(Table *t, const char *dir, char *err, size_t errlen)
 	r.game = t->game;
 	for (int c = 0; c < 2; c++) {
 		char *name = c == BLACK ? r.black : r.white;
-		if (t->seat[c].state == SEAT_EMILIA)
-			snprintf(name, GAMEFILE_NAME, "Emilia (%s)",
-			         t->vs_level == EMILIA_LEVEL_EASY ? "easy" : t->vs_level == EMILIA_LEVEL_NORMAL ? "normal" : "hard");
+		if (t->seat[c].state == SEAT_EMILIA && t->vs_level > 0)
+			snprintf(name, GAMEFILE_NAME, "Emilia (level %d)", t->vs_level);
+		else if (t->seat[c].state == SEAT_EMILIA)
+			snprintf(name, GAMEFILE_NAME, "Emilia (%s)", level_name(t->vs_level));
 		else
 			snprintf(name, GAMEFILE_NAME, "%s player%s", c == BLACK ? "Black" : "White",
 			         t->left == c ? " (left: lost)" : "");

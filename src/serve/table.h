@@ -92,9 +92,11 @@ void table_json(const Table *t, JsonBuf *b, int64_t now);
 /* Final discs, the winner (BLACK, WHITE, -1 draw), by the table's rule. */
 void table_result(const Table *t, int *black, int *white, int *winner);
 
-/* DATA/tables/CODE.json: written whole through a temporary file;
- * false with errno's reason in err. */
-bool table_save(const Table *t, const char *dir, int64_t now, char *err, size_t errlen);
+/* The text of DATA/tables/CODE.json. */
+void table_file_json(const Table *t, int64_t now, JsonBuf *b);
+/* Write dir/name whole, through a temporary file and a rename; false
+ * with errno's reason in err. */
+bool table_write_file(const char *dir, const char *name, const char *text, size_t len, char *err, size_t errlen);
 /* Read a table file back; the seats that were taken are AWAY for
  * `grace_ms` and the move clock starts again.  false with a reason. */
 bool table_load(Table *t, uint64_t id, const char *path, int64_t now, int64_t grace_ms, char *err, size_t errlen);

@@ -200,6 +200,21 @@ def test_undo_against_emilia_refused(server):
     assert e["error"] == "undo" and "Emilia" in e["message"]
 
 
+def test_levels_against_emilia(server):
+    """vs: a named level or a depth 1..60; Emilia opens when she is black."""
+    for vs, shown in [("easy", "easy"), (3, 3), ("hard", "hard")]:
+        a = Client(server)
+        a.send(t="open", game="6x6", vs=vs, color="white", public=False)
+        m = a.until(lambda m: m["t"] == "seated")
+        assert m["table"]["vs"] == shown and m["table"]["seats"]["black"]["state"] == "emilia"
+        t = a.state(lambda t: t["ply"] >= 1, what="Emilia's first move")
+        assert t["last"]["by"] == "emilia" and t["last"]["color"] == "black" and t["to_move"] == "white"
+        a.send(t="leave")
+    for vs in [0, 61, 2.5, "expert", True]:
+        a.send(t="open", game="reversi", vs=vs)
+        assert a.error()["error"] == "bad", vs
+
+
 def test_bad_clients(server):
     a, b = open_pair(server)
     w, before = watch(server, a.code)

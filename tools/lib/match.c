@@ -745,6 +745,151 @@ static bool aborted(const MatchEngine *e)
 	return e->stop && atomic_load(e->stop);
 }
 
+/* What one turn of match_play_game leaves: the game goes on, it has ended
+ * (res says how), or it was aborted. */
+enum { TURN_ON, TURN_END, TURN_ABORT };
+
+/* Colour c must pass: played, and told to the engines that want passes. */
+static int turn_pass(MatchEngine *eng[2], Game *g, int c, const MatchGameConfig *cfg,
+                     MatchGameResult *res)
+{
+	char cmd[96];
+	game_play(g, BOARD_PASS);
+	res->ply_secs[g->nply - 1] = 0;
+	snprintf(cmd, sizeof cmd, "play %s pass", colour_name[c]);
+	for (int k = 0; k < 2; k++) {
+		int who = k == 0 ? c : !c;
+		if (!eng[who]->explicit_pass)
+			continue;
+		MatchReplyStatus st = must_status(eng[who], cmd, cfg->command_timeout);
+		if (st == MATCH_REPLY_ABORT)
+			return TURN_ABORT;
+		if (st != MATCH_REPLY_OK) {
+			forfeit(res, eng[who], who, end_of(st), eng[who]->error);
+			return TURN_END;
+		}
+	}
+	return TURN_ON;
+}
+
+/* Colour c's engine played the illegal move ex (or passed while it had a
+ * move): it forfeits. */
+static void forfeit_illegal(MatchGameResult *res, MatchEngine *me, int c, const Game *g, const char *ex)
+{
+	char legal[200] = "", msg[400];
+	size_t l = 0;
+	for (uint64_t m = game_moves(g); m && l + 4 < sizeof legal; m &= m - 1) {
+		char sq[8];
+		text_square(bit_first(m), sq);
+		l += (size_t)snprintf(legal + l, sizeof legal - l, "%s%s", l ? " " : "", sq);
+	}
+	snprintf(msg, sizeof msg, "played illegal move '%s' (legal: %s)", ex, legal);
+	forfeit(res, me, c, MATCH_END_ILLEGAL, msg);
+}
+
+/* genmove for colour c within limit + grace (after time_left on a game
+ * clock); TURN_ON with the reply and its seconds, or the end or abort. */
+static int ask_move(MatchEngine *me, int c, double limit, double grace, const MatchGameConfig *cfg,
+                    MatchGameResult *res, char *cmd, size_t ncmd, char *reply, size_t nreply,
+                    double *secs)
+{
+	const MatchTimeControl *tc = &res->tc[c];
+	if (!tc->none && tc->move_time <= 0) {
+		snprintf(cmd, ncmd, "time_left %s %.0f 0", colour_name[c],
+		         floor(res->clock_left[c] > 0 ? res->clock_left[c] : 0));
+		MatchReplyStatus st = match_engine_command(me, cmd, cfg->command_timeout, NULL, 0, NULL);
+		if (st != MATCH_REPLY_OK && st != MATCH_REPLY_FAIL) {
+			if (st == MATCH_REPLY_ABORT)
+				return TURN_ABORT;
+			forfeit(res, me, c, end_of(st), me->error);
+			return TURN_END;
+		}
+	}
+	snprintf(cmd, ncmd, "genmove %s", colour_name[c]);
+	MatchReplyStatus st = match_engine_command(me, cmd, limit + grace, reply, nreply, secs);
+	if (st == MATCH_REPLY_ABORT)
+		return TURN_ABORT;
+	if (st == MATCH_REPLY_TIMEOUT) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "lost on time: no move within %.3f s (%.3f s + %.3f s grace)",
+		         limit + grace, limit, grace);
+		forfeit(res, me, c, MATCH_END_TIME, msg);
+		return TURN_END;
+	}
+	if (st != MATCH_REPLY_OK && st != MATCH_REPLY_FAIL) {
+		forfeit(res, me, c, end_of(st), me->error);
+		return TURN_END;
+	}
+	if (st == MATCH_REPLY_FAIL) {
+		char ex[96], msg[400];
+		excerpt(reply, ex, sizeof ex);
+		snprintf(msg, sizeof msg, "refused '%s': '%s'", cmd, ex);
+		forfeit(res, me, c, MATCH_END_JUNK, msg);
+		return TURN_END;
+	}
+	return TURN_ON;
+}
+
+/* Colour c (not passing) moves: asked, checked against its clock and the
+ * rules, played and told to the opponent. */
+static int turn_move(MatchEngine *eng[2], Game *g, int c, const MatchGameConfig *cfg,
+                     MatchGameResult *res)
+{
+	char cmd[96], reply[MATCH_LINE_MAX];
+	MatchEngine *me = eng[c], *op = eng[!c];
+	const MatchTimeControl *tc = &res->tc[c];
+	/* no clock: only the hang limit, no grace, no time commands */
+	double limit = tc->none ? cfg->command_timeout :
+	               tc->move_time > 0 ? tc->move_time : res->clock_left[c];
+	double grace = tc->none ? 0 : cfg->grace;
+	double secs;
+	int turn = ask_move(me, c, limit, grace, cfg, res, cmd, sizeof cmd, reply, sizeof reply, &secs);
+	if (turn != TURN_ON)
+		return turn;
+	char ex[96], msg[400];
+	excerpt(reply, ex, sizeof ex);
+	if (secs > limit + grace) {
+		snprintf(msg, sizeof msg, "lost on time: took %.3f s, limit %.3f s + %.3f s grace",
+		         secs, limit, grace);
+		forfeit(res, me, c, MATCH_END_TIME, msg);
+		return TURN_END;
+	}
+	if (!tc->none && tc->move_time <= 0) {
+		double left = res->clock_left[c] - secs;
+		res->clock_left[c] = (left > 0 ? left : 0) + tc->increment;
+	}
+	if (!strcasecmp(reply, "resign")) {
+		res->end = MATCH_END_RESIGN;
+		res->loser = c;
+		res->winner = !c;
+		res->margin = c == BLACK ? -64 : 64;
+		snprintf(res->reason, sizeof res->reason, "%s (%s) resigned", me->spec->name, colour_name[c]);
+		return TURN_END;
+	}
+	int mv = strchr(reply, '\n') ? -1 : text_parse_move(reply, 8);
+	if (mv < 0) {
+		snprintf(msg, sizeof msg, "answered '%s' with '%s', not a move", cmd, ex);
+		forfeit(res, me, c, MATCH_END_JUNK, msg);
+		return TURN_END;
+	}
+	if (mv == BOARD_PASS || game_play(g, mv) != GAME_OK) {
+		forfeit_illegal(res, me, c, g, ex);
+		return TURN_END;
+	}
+	res->ply_secs[g->nply - 1] = secs;
+	char sq[8];
+	text_square(mv, sq);
+	snprintf(cmd, sizeof cmd, "play %s %s", colour_name[c], sq);
+	MatchReplyStatus st = must_status(op, cmd, cfg->command_timeout);
+	if (st != MATCH_REPLY_OK) {
+		if (st == MATCH_REPLY_ABORT)
+			return TURN_ABORT;
+		forfeit(res, op, !c, end_of(st), op->error);
+		return TURN_END;
+	}
+	return TURN_ON;
+}
+
 bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening,
                      const MatchGameConfig *cfg, MatchGameResult *res)
 {
@@ -772,122 +917,20 @@ bool match_play_game(MatchEngine *black, MatchEngine *white, const Game *opening
 		}
 	}
 
-	char cmd[96], reply[MATCH_LINE_MAX];
 	while (!game_is_over(g)) {
 		int c = g->side;
-		MatchEngine *me = eng[c], *op = eng[!c];
-		if (game_must_pass(g)) {
-			game_play(g, BOARD_PASS);
-			res->ply_secs[g->nply - 1] = 0;
-			snprintf(cmd, sizeof cmd, "play %s pass", colour_name[c]);
-			for (int k = 0; k < 2; k++) {
-				int who = k == 0 ? c : !c;
-				if (!eng[who]->explicit_pass)
-					continue;
-				MatchReplyStatus st = must_status(eng[who], cmd, cfg->command_timeout);
-				if (st == MATCH_REPLY_ABORT)
-					goto abort;
-				if (st != MATCH_REPLY_OK) {
-					forfeit(res, eng[who], who, end_of(st), eng[who]->error);
-					return true;
-				}
-			}
-			continue;
-		}
-		const MatchTimeControl *tc = &res->tc[c];
-		/* no clock: only the hang limit, no grace, no time commands */
-		double limit = tc->none ? cfg->command_timeout :
-		               tc->move_time > 0 ? tc->move_time : res->clock_left[c];
-		double grace = tc->none ? 0 : cfg->grace;
-		if (!tc->none && tc->move_time <= 0) {
-			snprintf(cmd, sizeof cmd, "time_left %s %.0f 0", colour_name[c],
-			         floor(res->clock_left[c] > 0 ? res->clock_left[c] : 0));
-			MatchReplyStatus st = match_engine_command(me, cmd, cfg->command_timeout, NULL, 0, NULL);
-			if (st != MATCH_REPLY_OK && st != MATCH_REPLY_FAIL) {
-				if (st == MATCH_REPLY_ABORT)
-					goto abort;
-				forfeit(res, me, c, end_of(st), me->error);
-				return true;
-			}
-		}
-		double secs;
-		snprintf(cmd, sizeof cmd, "genmove %s", colour_name[c]);
-		MatchReplyStatus st = match_engine_command(me, cmd, limit + grace, reply, sizeof reply, &secs);
-		if (st == MATCH_REPLY_ABORT)
-			goto abort;
-		if (st == MATCH_REPLY_TIMEOUT) {
-			char msg[160];
-			snprintf(msg, sizeof msg, "lost on time: no move within %.3f s (%.3f s + %.3f s grace)",
-			         limit + grace, limit, grace);
-			forfeit(res, me, c, MATCH_END_TIME, msg);
+		int turn = game_must_pass(g) ? turn_pass(eng, g, c, cfg, res) : turn_move(eng, g, c, cfg, res);
+		if (turn == TURN_END)
 			return true;
-		}
-		if (st != MATCH_REPLY_OK && st != MATCH_REPLY_FAIL) {
-			forfeit(res, me, c, end_of(st), me->error);
-			return true;
-		}
-		char ex[96], msg[400];
-		excerpt(reply, ex, sizeof ex);
-		if (st == MATCH_REPLY_FAIL) {
-			snprintf(msg, sizeof msg, "refused '%s': '%s'", cmd, ex);
-			forfeit(res, me, c, MATCH_END_JUNK, msg);
-			return true;
-		}
-		if (secs > limit + grace) {
-			snprintf(msg, sizeof msg, "lost on time: took %.3f s, limit %.3f s + %.3f s grace",
-			         secs, limit, grace);
-			forfeit(res, me, c, MATCH_END_TIME, msg);
-			return true;
-		}
-		if (!tc->none && tc->move_time <= 0) {
-			double left = res->clock_left[c] - secs;
-			res->clock_left[c] = (left > 0 ? left : 0) + tc->increment;
-		}
-		if (!strcasecmp(reply, "resign")) {
-			res->end = MATCH_END_RESIGN;
-			res->loser = c;
-			res->winner = !c;
-			res->margin = c == BLACK ? -64 : 64;
-			snprintf(res->reason, sizeof res->reason, "%s (%s) resigned", me->spec->name, colour_name[c]);
-			return true;
-		}
-		int mv = strchr(reply, '\n') ? -1 : text_parse_move(reply, 8);
-		if (mv < 0) {
-			snprintf(msg, sizeof msg, "answered '%s' with '%s', not a move", cmd, ex);
-			forfeit(res, me, c, MATCH_END_JUNK, msg);
-			return true;
-		}
-		if (mv == BOARD_PASS || game_play(g, mv) != GAME_OK) {
-			char legal[200] = "";
-			size_t l = 0;
-			for (uint64_t m = game_moves(g); m && l + 4 < sizeof legal; m &= m - 1) {
-				char sq[8];
-				text_square(bit_first(m), sq);
-				l += (size_t)snprintf(legal + l, sizeof legal - l, "%s%s", l ? " " : "", sq);
-			}
-			snprintf(msg, sizeof msg, "played illegal move '%s' (legal: %s)", ex, legal);
-			forfeit(res, me, c, MATCH_END_ILLEGAL, msg);
-			return true;
-		}
-		res->ply_secs[g->nply - 1] = secs;
-		char sq[8];
-		text_square(mv, sq);
-		snprintf(cmd, sizeof cmd, "play %s %s", colour_name[c], sq);
-		st = must_status(op, cmd, cfg->command_timeout);
-		if (st != MATCH_REPLY_OK) {
-			if (st == MATCH_REPLY_ABORT)
-				goto abort;
-			forfeit(res, op, !c, end_of(st), op->error);
-			return true;
+		if (turn == TURN_ABORT) {
+			res->end = MATCH_END_ABORTED;
+			return false;
 		}
 	}
 	res->end = MATCH_END_BOARD;
 	res->margin = game_margin(g, cfg->scoring);
 	res->winner = game_winner(g);
 	return true;
-abort:
-	res->end = MATCH_END_ABORTED;
-	return false;
 }
 
 /* ---- GGF -------------------------------------------------------------- */
