@@ -294,9 +294,10 @@
 		on.table = table;
 		on.received = performance.now();
 		on.size = table.size === 6 || table.game === '6x6' ? 6 : 8;
+		const sent = on.sentPly;
 		if (typeof table.ply === 'number' && table.ply !== on.sentPly)
 			on.sentPly = -1;
-		notices(prev, table);
+		notices(prev, table, sent);
 		if (window.EmiliaUI && window.EmiliaUI.setRemote)
 			window.EmiliaUI.setRemote({ size: on.size, click });
 		render();
@@ -304,11 +305,18 @@
 
 	/* what a new state means for the player: a move Emilia made for a
 	 * player whose time ran out, an undo, the end */
-	function notices(prev, t) {
+	function notices(prev, t, sent) {
 		if (!prev || prev.code !== t.code)
 			return;
 		const last = t.last;
-		if (t.ply > prev.ply && last && last.by === 'timeout') {
+		/* a forced pass comes in the same state as the move before it */
+		const passed = t.ply > prev.ply && last && last.by === 'auto' && last.move === 'pass';
+		if (passed && t.ply - prev.ply >= 2 && prev.to_move === on.color && sent !== prev.ply && !t.result) {
+			say('Your time ran out: Emilia moved for you (' + t.moves[t.ply - 2] + '); ' + capital(last.color) +
+			    ' has no legal move and passes.', 'pass');
+		} else if (passed && !t.result) {
+			say(capital(last.color) + ' has no legal move and passes; ' + capital(other(last.color)) + ' plays again.', 'pass');
+		} else if (t.ply > prev.ply && last && last.by === 'timeout') {
 			if (last.color === on.color)
 				say('Your time ran out: Emilia moved for you (' + last.move + ').', 'pass');
 			else
@@ -533,7 +541,8 @@
 		case 'free':
 			return 'waiting for a player';
 		case 'emilia':
-			return 'Emilia' + (t && t.vs ? ' ' + capital(t.vs) : '');
+			return 'Emilia' + (!t || t.vs === null || t.vs === undefined ? '' :
+				typeof t.vs === 'number' ? ' at level ' + t.vs : ' ' + capital(String(t.vs)));
 		default:
 			return seat.state;
 		}
