@@ -122,12 +122,18 @@ def server():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        time.sleep(0.2)  # the last of its stderr
+        bad = [line for line in log if "Sanitizer" in line or "runtime error" in line]
+        assert proc.returncode == 0 and not bad, "the server exited with %s on SIGTERM: %s" % (
+            proc.returncode, "".join((bad or log)[-20:]))
 
     srv["start"], srv["stop"] = start, stop
     start(GRACE)
     yield srv
-    stop()
-    shutil.rmtree(data, ignore_errors=True)
+    try:
+        stop()
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
 
 
 class Page:
