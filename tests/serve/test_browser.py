@@ -273,9 +273,10 @@ def ggf_moves(text):
 
 
 def test_a_whole_game_for_two(server, pages):
-    """Browser 1 opens a public Reversi table, browser 2 sees it in the lobby and joins by its
-    code; both click random legal squares on their turn until both show the result, which
-    agrees with the final discs; the saved game's link gives the game, and opens in the review."""
+    """Browser 1 opens a public Reversi table, browser 3 watches it from the lobby, browser 2
+    sees it there and joins by its code; both players click random legal squares on their turn
+    until all three show the result, which agrees with the final discs; the saved game's link
+    gives the game, and opens in the page's review."""
     rng = random.Random(1)
     if os.path.exists(SHOT):
         os.remove(SHOT)
@@ -287,9 +288,18 @@ def test_a_whole_game_for_two(server, pages):
     assert re.fullmatch(r"[A-HJ-NP-Z2-9]{6}", code), code
     assert p1.by_id("online-link").get_attribute("value").endswith("#table=" + code)
     assert s1["seats"]["white"] == "free"
-    # the lobby of browser 2 lists it, with a join button
+    # the lobby of browsers 2 and 3 lists it: browser 3 watches, browser 2 joins by the code
+    p3 = pages()
+    p3.open()
+    p3.panel()
+    p3.wait(lambda s: p3.d.find_elements(By.ID, "online-lobby-watch-" + code), 10, "the lobby")
+    p3.by_id("online-lobby-watch-" + code).click()
+    p3.wait(lambda s: s["code"] == code and s["role"] == "watch" and s["remote"], 10, "watching")
+    p3.click("d3")
+    s3 = p3.state()
+    assert "watching" in s3["message"] and s3["ply"] == 0, s3["message"]
     p2.panel()
-    p2.d.find_element(By.ID, "online-lobby-join-" + code)
+    p2.wait(lambda s: p2.d.find_elements(By.ID, "online-lobby-join-" + code), 10, "the lobby")
     s2 = p2.join(code)
     assert s2["color"] == "white"
     p1.wait(lambda s: s["seats"]["white"] == "here", 5, "browser 1 did not see the second player")
@@ -306,6 +316,10 @@ def test_a_whole_game_for_two(server, pages):
             assert ("you win" if s["color"] == winner else "you lose") in r["text"], r["text"]
         assert s["counts"] == [b, w]
     assert states[0]["moves"] == states[1]["moves"]
+    # the watcher saw the same game end, and cannot play
+    s3 = p3.wait(lambda s: s["result"], 10, "the watcher's result")
+    assert s3["moves"] == states[0]["moves"] and s3["result"]["winner"] == states[0]["result"]["winner"]
+    assert (s3["result"]["black"], s3["result"]["white"]) == discs(s3)
     # the saved game
     href = states[0]["result"]["review"]
     assert href and href == states[1]["result"]["review"]
