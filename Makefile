@@ -100,7 +100,8 @@ endif
 TOOL_LIBS += -lz
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_SUPPORT_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
-# TEST_SUITES="board perft": `make test` runs those suites only (default: every tests/test_*.c)
+# TEST_SUITES="board perft": `make test` runs those suites only (default: every tests/test_*.c);
+# TEST_KERNEL=portable|avx2 (ARCH=dispatch): the suites run that kernel (EMILIA_KERNEL)
 TEST_SUITES ?= $(TEST_SRC:tests/test_%.c=%)
 TEST_BIN := $(TEST_SUITES:%=$(BUILD)/tests/test_%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
@@ -214,8 +215,8 @@ check-deps:
 test: check-deps layers
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory test-bins
-	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
-	  CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+	@$(if $(TEST_KERNEL),EMILIA_KERNEL=$(TEST_KERNEL)) EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools \
+	  EMILIA_TESTDATA=$(CURDIR)/tests/data CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
 	@if [ $(ARCH) = dispatch ]; then $(MAKE) --no-print-directory test-dispatch; fi
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory test-python
