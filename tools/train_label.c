@@ -95,6 +95,52 @@ static void load_cache(const Options *o)
 	fprintf(stderr, "label cache: %zu records\n", loaded);
 }
 
+/* A label of kind (LABEL_EXACT, LABEL_SEARCH) for x: the one score. */
+static void label_set(Sample *x, int score, int kind)
+{
+	x->sum = score;
+	x->cnt = 1;
+	x->exact = (uint8_t)kind;
+}
+
+/* The first max samples of s with a game-result label and lo..hi empties,
+ * in table order: those that cache holds get its label of kind (*hit
+ * counts them), the others are the returned todo[0..*n). */
+static Sample **labels_todo(Set *s, Set *cache, int lo, int hi, size_t max, int kind, size_t *n,
+                            size_t *hit)
+{
+	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
+	size_t k = 0;
+	*n = *hit = 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		Sample *x = &s->slot[i];
+		if (!x->cnt || x->exact != LABEL_GAME || x->empties > hi || x->empties < lo)
+			continue;
+		if (k++ >= max)
+			break;
+		Sample *c = set_find(cache, x->p, x->o);
+		if (c->cnt) {
+			label_set(x, c->sum, kind);
+			(*hit)++;
+		} else {
+			todo[(*n)++] = x;
+		}
+	}
+	return todo;
+}
+
+/* The end of a labelling pass of n positions begun at t0: close the cache
+ * it appended to (out, NULL for none), say what it did (done: "solved",
+ * "searched") and free its scores and todo list. */
+static void labels_done(FILE *out, const char *done, size_t n, double t0, int8_t *score, Sample **todo)
+{
+	if (out)
+		fclose(out);
+	fprintf(stderr, "%s %zu positions in %.1f s\n", done, n, util_now() - t0);
+	free(score);
+	free(todo);
+}
+
 /* Exact labels for the first `max` samples with lo..hi empties that have
  * none yet, in table order (a fixed order for fixed inputs), whether
  * cached or not: a rerun with a warm cache labels exactly the same
@@ -104,24 +150,8 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 	if (hi < lo || !max)
 		return;
 	load_cache(o);
-	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
-	size_t n = 0, hit = 0, k = 0;
-	for (size_t i = 0; i < s->cap; i++) {
-		Sample *x = &s->slot[i];
-		if (!x->cnt || x->exact || x->empties > hi || x->empties < lo)
-			continue;
-		if (k++ >= max)
-			break;
-		Sample *c = set_find(&label_cache, x->p, x->o);
-		if (c->cnt) {
-			x->sum = c->sum;
-			x->cnt = 1;
-			x->exact = 1;
-			hit++;
-		} else {
-			todo[n++] = x;
-		}
-	}
+	size_t n, hit;
+	Sample **todo = labels_todo(s, &label_cache, lo, hi, max, LABEL_EXACT, &n, &hit);
 	fprintf(stderr, "exact labels, %d-%d empties: %zu from the cache, solving %zu positions\n", lo,
 	        hi, hit, n);
 	double t0 = util_now();
@@ -129,9 +159,7 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 	train_run_threads(solve_worker, &job, o->threads);
 	FILE *out = o->cache ? fopen(o->cache, "ab") : NULL;
 	for (size_t i = 0; i < n; i++) {
-		todo[i]->sum = job.score[i];
-		todo[i]->cnt = 1;
-		todo[i]->exact = 1;
+		label_set(todo[i], job.score[i], LABEL_EXACT);
 		Board b = { todo[i]->p, todo[i]->o };
 		set_add(&label_cache, b, todo[i]->empties, job.score[i], true);
 		if (out) {
@@ -140,11 +168,7 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 			fwrite(rec, 1, 17, out);
 		}
 	}
-	if (out)
-		fclose(out);
-	fprintf(stderr, "solved %zu positions in %.1f s\n", n, util_now() - t0);
-	free(job.score);
-	free(todo);
+	labels_done(out, "solved", n, t0, job.score, todo);
 }
 
 /* ---- labels from engine searches, cached -------------------------------- */
@@ -215,24 +239,9 @@ void search_labels(const Options *o, Set *s)
 		}
 		fclose(f);
 	}
-	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
-	size_t n = 0, hit = 0, k = 0;
-	for (size_t i = 0; i < s->cap; i++) {
-		Sample *x = &s->slot[i];
-		if (!x->cnt || x->exact != LABEL_GAME || x->empties > o->search_hi || x->empties < o->search_lo)
-			continue;
-		if (k++ >= (size_t)o->max_search)
-			break;
-		Sample *c = set_find(&cache, x->p, x->o);
-		if (c->cnt) {
-			x->sum = c->sum;
-			x->cnt = 1;
-			x->exact = LABEL_SEARCH;
-			hit++;
-		} else {
-			todo[n++] = x;
-		}
-	}
+	size_t n, hit;
+	Sample **todo = labels_todo(s, &cache, o->search_lo, o->search_hi, (size_t)o->max_search, LABEL_SEARCH,
+	                            &n, &hit);
 	fprintf(stderr, "search labels (depth %d), %d-%d empties: %zu from the cache (%zu records), "
 	        "searching %zu positions\n", o->search_depth, o->search_lo, o->search_hi, hit, loaded, n);
 	double t0 = util_now();
@@ -240,9 +249,7 @@ void search_labels(const Options *o, Set *s)
 	train_run_threads(search_worker, &job, o->threads);
 	FILE *out = o->search_cache ? fopen(o->search_cache, "ab") : NULL;
 	for (size_t i = 0; i < n; i++) {
-		todo[i]->sum = job.score[i];
-		todo[i]->cnt = 1;
-		todo[i]->exact = LABEL_SEARCH;
+		label_set(todo[i], job.score[i], LABEL_SEARCH);
 		if (out) {
 			unsigned char rec[22];
 			rec_put(rec, todo[i], job.score[i]);
@@ -252,11 +259,7 @@ void search_labels(const Options *o, Set *s)
 			fwrite(rec, 1, 22, out);
 		}
 	}
-	if (out)
-		fclose(out);
-	fprintf(stderr, "searched %zu positions in %.1f s\n", n, util_now() - t0);
-	free(job.score);
-	free(todo);
+	labels_done(out, "searched", n, t0, job.score, todo);
 	free(cache.slot);
 }
 
