@@ -78,7 +78,8 @@ KDIRS := $(foreach k,$(KERNELS),$(call kdir,$(k)))
 # book, 4.5 MB), which is alone in libemilia-data.a: ARCH=dispatch links it once (portable's),
 # outside the two copies.  LIB_SRC (= CORE_SRC) lists the core library's sources for other
 # makefiles; FRONT_SRC the front ends' (libemilia-front.a), TOOLS_LIB_SRC tools/lib's
-# (libemilia-tools.a: the match runner and Elo, for emilia-match and its tests).
+# (libemilia-tools.a: the match runner and Elo, for emilia-match and its tests, and the linear
+# solver of emilia-probcut and emilia-train).
 DATA_SRC := src/core/blobs.c
 CORE_SRC := $(filter-out src/core/dispatch.c $(DATA_SRC),$(wildcard src/core/*.c))
 LIB_SRC := $(CORE_SRC)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "board.h"
+#include "linsolve.h"
 #include "probcut.h"
 #include "search.h"
 #include "tt.h"
@@ -179,37 +180,6 @@ static void fit_depths(const Sample *smp, long ns, long maxd, double *A, double 
 	}
 }
 
-/* Solves M c = V (Gaussian elimination with partial pivoting). */
-static void solve3(double M[3][3], double V[3], double C[3])
-{
-	for (int i = 0; i < 3; i++) {
-		int p = i;
-		for (int r = i + 1; r < 3; r++)
-			if (fabs(M[r][i]) > fabs(M[p][i]))
-				p = r;
-		for (int c = 0; c < 3; c++) {
-			double tmp = M[i][c];
-			M[i][c] = M[p][c];
-			M[p][c] = tmp;
-		}
-		double tv = V[i];
-		V[i] = V[p];
-		V[p] = tv;
-		for (int r = i + 1; r < 3; r++) {
-			double f = M[r][i] / M[i][i];
-			for (int c = i; c < 3; c++)
-				M[r][c] -= f * M[i][c];
-			V[r] -= f * V[i];
-		}
-	}
-	for (int i = 2; i >= 0; i--) {
-		double s = V[i];
-		for (int c = i + 1; c < 3; c++)
-			s -= M[i][c] * C[c];
-		C[i] = s / M[i][i];
-	}
-}
-
 /* Sigma by (depth, empties bucket), then the linear model C of it. */
 static void fit_sigma(const Sample *smp, long ns, long maxd, const double *A, const double *B,
                       double C[3])
@@ -237,7 +207,7 @@ static void fit_sigma(const Sample *smp, long ns, long maxd, const double *A, co
 			}
 		}
 	}
-	solve3(M, V, C);
+	linsolve(3, &M[0][0], V, C);
 }
 
 /* The C initialisers for src/core/probcut.c. */

@@ -137,21 +137,37 @@ long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user)
 	return n;
 }
 
+void replay_start(GameReplay *r, const WthorGame *w)
+{
+	game_init(&r->g, 8, VARIANT_NORMAL);
+	r->w = w;
+	r->n = -1;
+	r->failed = false;
+}
+
+bool replay_next(GameReplay *r)
+{
+	if (r->n >= 0 && game_play(&r->g, r->w->moves[r->n]) != GAME_OK) {
+		r->failed = true;
+		return false;
+	}
+	if (++r->n >= r->w->nmoves)
+		return false;
+	if (game_must_pass(&r->g))
+		game_play(&r->g, BOARD_PASS);
+	return true;
+}
+
 /* The sampled positions of a game (labels.h), by empties; false where
- * there is none. */
+ * there is none.  (The readers replayed the game: it cannot fail.) */
 static void game_positions(const WthorGame *w, Board pos[61], bool has[61])
 {
 	memset(has, 0, 61 * sizeof *has);
-	Game g;
-	game_init(&g, 8, VARIANT_NORMAL);
-	for (int n = 0; n < w->nmoves; n++) {
-		if (game_must_pass(&g))
-			game_play(&g, BOARD_PASS);
-		int e = game_empties(&g);
-		pos[e] = g.board;
+	GameReplay r;
+	for (replay_start(&r, w); replay_next(&r);) {
+		int e = game_empties(&r.g);
+		pos[e] = r.g.board;
 		has[e] = true;
-		if (game_play(&g, w->moves[n]) != GAME_OK)
-			break; /* the readers replayed it: cannot happen */
 	}
 }
 

@@ -41,6 +41,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "endgame.h"
+#include "game.h"
 #include "search.h"
 #include "tt.h"
 #include "wthor.h"
@@ -72,6 +73,23 @@ long games_for_each(const char *dir, unsigned flags, GameFn fn, void *user);
  * data directory's games, each file a source named "sp-KKK".  NULL (the
  * default): none.  The string must outlive the visits. */
 void games_set_selfplay(const char *dir);
+
+/* A game's sampled positions in order (see above):
+ *     GameReplay r;
+ *     for (replay_start(&r, w); replay_next(&r);)
+ *         ... r.g, the position before move r.n of w ...
+ * replay_next() plays that move before it steps on; it is false at the
+ * end, and also where the move is illegal (then with r.failed, which
+ * cannot happen for a game the readers checked). */
+typedef struct GameReplay {
+	Game g;
+	const WthorGame *w;
+	int n;
+	bool failed;
+} GameReplay;
+
+void replay_start(GameReplay *r, const WthorGame *w);
+bool replay_next(GameReplay *r);
 
 typedef struct Labels Labels;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "patterns.h"
 #include "endgame.h"
+#include "linsolve.h"
 #include "util.h"
 #include "weights.h"
 #include "train.h"
@@ -43,38 +44,12 @@ static void hand_features(uint64_t p, uint64_t o, int size, double *x)
 	x[16] = bit_count(board_moves(p, o) & geo) - bit_count(board_moves(o, p) & geo);
 }
 
-/* Least squares with a small ridge by Gaussian elimination. */
+/* Least squares with a small ridge: the normal equations a w = b. */
 static void solve_normal(double a[HAND_NF][HAND_NF], double *b, double *w)
 {
-	int n = HAND_NF;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < HAND_NF; i++)
 		a[i][i] += 1e-3;
-	for (int i = 0; i < n; i++) {
-		int piv = i;
-		for (int k = i + 1; k < n; k++)
-			if (fabs(a[k][i]) > fabs(a[piv][i]))
-				piv = k;
-		for (int j = 0; j < n; j++) {
-			double t = a[i][j];
-			a[i][j] = a[piv][j];
-			a[piv][j] = t;
-		}
-		double t = b[i];
-		b[i] = b[piv];
-		b[piv] = t;
-		for (int k = i + 1; k < n; k++) {
-			double f = a[k][i] / a[i][i];
-			for (int j = i; j < n; j++)
-				a[k][j] -= f * a[i][j];
-			b[k] -= f * b[i];
-		}
-	}
-	for (int i = n - 1; i >= 0; i--) {
-		double s = b[i];
-		for (int j = i + 1; j < n; j++)
-			s -= a[i][j] * w[j];
-		w[i] = s / a[i][i];
-	}
+	linsolve(HAND_NF, &a[0][0], b, w);
 }
 
 /* Random positions of random games with lo..hi empties, solved exactly;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include "endgame.h"
 #include "util.h"
 #include "weights.h"
@@ -25,6 +26,17 @@ typedef struct SolveJob {
 	int8_t *score;
 } SolveJob;
 
+/* A worker's next position of a labelling job's todo[0..n): the board and
+ * its index *i; false when none is left. */
+static bool job_next(Sample **todo, size_t n, _Atomic size_t *next, size_t *i, Board *b)
+{
+	*i = atomic_fetch_add(next, 1);
+	if (*i >= n)
+		return false;
+	*b = (Board){ todo[*i]->p, todo[*i]->o };
+	return true;
+}
+
 static void *solve_worker(void *arg)
 {
 	SolveJob *j = arg;
@@ -33,14 +45,10 @@ static void *solve_worker(void *arg)
 	eo.hash_mb = 16;
 	if (!(eo.tables = endgame_tables_new()))
 		die("out of memory");
-	for (;;) {
-		size_t i = atomic_fetch_add(&j->next, 1);
-		if (i >= j->n)
-			break;
-		Board b = { j->todo[i]->p, j->todo[i]->o };
-		EndgameResult r = endgame_solve(b, &eo);
-		j->score[i] = (int8_t)r.score;
-	}
+	size_t i;
+	Board b;
+	while (job_next(j->todo, j->n, &j->next, &i, &b))
+		j->score[i] = (int8_t)endgame_solve(b, &eo).score;
 	endgame_tables_free(eo.tables);
 	return NULL;
 }
@@ -70,6 +78,28 @@ static bool rec_get(const unsigned char *rec, Board *b, int *score)
 	return !(p & q) && *score >= -64 && *score <= 64;
 }
 
+/* Read the records of a cache file (path NULL: none), len bytes each:
+ * those with a position's board and score that go on with the bytes tail
+ * (len - 17 of them) go into set as exact labels.  The count read. */
+static size_t cache_read(Set *set, const char *path, size_t len, const unsigned char *tail)
+{
+	FILE *f = path ? fopen(path, "rb") : NULL;
+	if (!f)
+		return 0;
+	size_t loaded = 0;
+	unsigned char rec[22];
+	while (fread(rec, 1, len, f) == len) {
+		Board b;
+		int sc;
+		if (!rec_get(rec, &b, &sc) || (len > 17 && memcmp(rec + 17, tail, len - 17)))
+			continue;
+		set_add(set, b, 64 - bit_count(b.p | b.o), sc, true);
+		loaded++;
+	}
+	fclose(f);
+	return loaded;
+}
+
 /* Exact labels already computed (the --cache file), loaded once. */
 static Set label_cache;
 
@@ -78,21 +108,54 @@ static void load_cache(const Options *o)
 	if (label_cache.cap)
 		return;
 	set_grow(&label_cache);
-	size_t loaded = 0;
-	FILE *f = o->cache ? fopen(o->cache, "rb") : NULL;
-	if (f) {
-		unsigned char rec[17];
-		while (fread(rec, 1, 17, f) == 17) {
-			Board b;
-			int sc;
-			if (!rec_get(rec, &b, &sc))
-				continue;
-			set_add(&label_cache, b, 64 - bit_count(b.p | b.o), sc, true);
-			loaded++;
-		}
-		fclose(f);
-	}
+	size_t loaded = cache_read(&label_cache, o->cache, 17, NULL);
 	fprintf(stderr, "label cache: %zu records\n", loaded);
+}
+
+/* A label of kind (LABEL_EXACT, LABEL_SEARCH) for x: the one score. */
+static void label_set(Sample *x, int score, int kind)
+{
+	x->sum = score;
+	x->cnt = 1;
+	x->exact = (uint8_t)kind;
+}
+
+/* The first max samples of s with a game-result label and lo..hi empties,
+ * in table order: those that cache holds get its label of kind (*hit
+ * counts them), the others are the returned todo[0..*n). */
+static Sample **labels_todo(Set *s, Set *cache, int lo, int hi, size_t max, int kind, size_t *n,
+                            size_t *hit)
+{
+	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
+	size_t k = 0;
+	*n = *hit = 0;
+	for (size_t i = 0; i < s->cap; i++) {
+		Sample *x = &s->slot[i];
+		if (!x->cnt || x->exact != LABEL_GAME || x->empties > hi || x->empties < lo)
+			continue;
+		if (k++ >= max)
+			break;
+		Sample *c = set_find(cache, x->p, x->o);
+		if (c->cnt) {
+			label_set(x, c->sum, kind);
+			(*hit)++;
+		} else {
+			todo[(*n)++] = x;
+		}
+	}
+	return todo;
+}
+
+/* The end of a labelling pass of n positions begun at t0: close the cache
+ * it appended to (out, NULL for none), say what it did (done: "solved",
+ * "searched") and free its scores and todo list. */
+static void labels_done(FILE *out, const char *done, size_t n, double t0, int8_t *score, Sample **todo)
+{
+	if (out)
+		fclose(out);
+	fprintf(stderr, "%s %zu positions in %.1f s\n", done, n, util_now() - t0);
+	free(score);
+	free(todo);
 }
 
 /* Exact labels for the first `max` samples with lo..hi empties that have
@@ -104,24 +167,8 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 	if (hi < lo || !max)
 		return;
 	load_cache(o);
-	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
-	size_t n = 0, hit = 0, k = 0;
-	for (size_t i = 0; i < s->cap; i++) {
-		Sample *x = &s->slot[i];
-		if (!x->cnt || x->exact || x->empties > hi || x->empties < lo)
-			continue;
-		if (k++ >= max)
-			break;
-		Sample *c = set_find(&label_cache, x->p, x->o);
-		if (c->cnt) {
-			x->sum = c->sum;
-			x->cnt = 1;
-			x->exact = 1;
-			hit++;
-		} else {
-			todo[n++] = x;
-		}
-	}
+	size_t n, hit;
+	Sample **todo = labels_todo(s, &label_cache, lo, hi, max, LABEL_EXACT, &n, &hit);
 	fprintf(stderr, "exact labels, %d-%d empties: %zu from the cache, solving %zu positions\n", lo,
 	        hi, hit, n);
 	double t0 = util_now();
@@ -129,9 +176,7 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 	train_run_threads(solve_worker, &job, o->threads);
 	FILE *out = o->cache ? fopen(o->cache, "ab") : NULL;
 	for (size_t i = 0; i < n; i++) {
-		todo[i]->sum = job.score[i];
-		todo[i]->cnt = 1;
-		todo[i]->exact = 1;
+		label_set(todo[i], job.score[i], LABEL_EXACT);
 		Board b = { todo[i]->p, todo[i]->o };
 		set_add(&label_cache, b, todo[i]->empties, job.score[i], true);
 		if (out) {
@@ -140,11 +185,7 @@ void solve_labels(const Options *o, Set *s, int lo, int hi, size_t max)
 			fwrite(rec, 1, 17, out);
 		}
 	}
-	if (out)
-		fclose(out);
-	fprintf(stderr, "solved %zu positions in %.1f s\n", n, util_now() - t0);
-	free(job.score);
-	free(todo);
+	labels_done(out, "solved", n, t0, job.score, todo);
 }
 
 /* ---- labels from engine searches, cached -------------------------------- */
@@ -159,13 +200,10 @@ void *search_worker(void *arg)
 	LabelSearcher se;
 	if (!label_searcher_init(&se, run_weights))
 		die("out of memory");
-	for (;;) {
-		size_t i = atomic_fetch_add(&j->next, 1);
-		if (i >= j->n)
-			break;
-		Board b = { j->todo[i]->p, j->todo[i]->o };
+	size_t i;
+	Board b;
+	while (job_next(j->todo, j->n, &j->next, &i, &b))
 		j->score[i] = (int8_t)label_searcher_value(&se, b, j->depth);
-	}
 	label_searcher_free(&se);
 	return NULL;
 }
@@ -196,43 +234,17 @@ void search_labels(const Options *o, Set *s)
 		const unsigned char *img = weights_builtin(&len);
 		tag = (uint32_t)weights_checksum(img, len);
 	}
+	/* what the search cache's records hold after the score: the depth,
+	 * then the weights' tag (little-endian) */
+	unsigned char tail[5] = { (unsigned char)o->search_depth };
+	for (int b8 = 0; b8 < 4; b8++)
+		tail[1 + b8] = (unsigned char)(tag >> (8 * b8));
 	Set cache = { 0, 0, 0 };
 	set_grow(&cache);
-	size_t loaded = 0;
-	FILE *f = o->search_cache ? fopen(o->search_cache, "rb") : NULL;
-	if (f) {
-		unsigned char rec[22];
-		while (fread(rec, 1, 22, f) == 22) {
-			uint32_t rt = 0;
-			for (int k = 3; k >= 0; k--)
-				rt = rt << 8 | rec[18 + k];
-			Board b;
-			int sc;
-			if (!rec_get(rec, &b, &sc) || rec[17] != o->search_depth || rt != tag)
-				continue;
-			set_add(&cache, b, 64 - bit_count(b.p | b.o), sc, true);
-			loaded++;
-		}
-		fclose(f);
-	}
-	Sample **todo = xcalloc(s->n + 1, sizeof *todo);
-	size_t n = 0, hit = 0, k = 0;
-	for (size_t i = 0; i < s->cap; i++) {
-		Sample *x = &s->slot[i];
-		if (!x->cnt || x->exact != LABEL_GAME || x->empties > o->search_hi || x->empties < o->search_lo)
-			continue;
-		if (k++ >= (size_t)o->max_search)
-			break;
-		Sample *c = set_find(&cache, x->p, x->o);
-		if (c->cnt) {
-			x->sum = c->sum;
-			x->cnt = 1;
-			x->exact = LABEL_SEARCH;
-			hit++;
-		} else {
-			todo[n++] = x;
-		}
-	}
+	size_t loaded = cache_read(&cache, o->search_cache, 22, tail);
+	size_t n, hit;
+	Sample **todo = labels_todo(s, &cache, o->search_lo, o->search_hi, (size_t)o->max_search, LABEL_SEARCH,
+	                            &n, &hit);
 	fprintf(stderr, "search labels (depth %d), %d-%d empties: %zu from the cache (%zu records), "
 	        "searching %zu positions\n", o->search_depth, o->search_lo, o->search_hi, hit, loaded, n);
 	double t0 = util_now();
@@ -240,23 +252,15 @@ void search_labels(const Options *o, Set *s)
 	train_run_threads(search_worker, &job, o->threads);
 	FILE *out = o->search_cache ? fopen(o->search_cache, "ab") : NULL;
 	for (size_t i = 0; i < n; i++) {
-		todo[i]->sum = job.score[i];
-		todo[i]->cnt = 1;
-		todo[i]->exact = LABEL_SEARCH;
+		label_set(todo[i], job.score[i], LABEL_SEARCH);
 		if (out) {
 			unsigned char rec[22];
 			rec_put(rec, todo[i], job.score[i]);
-			rec[17] = (unsigned char)o->search_depth;
-			for (int b8 = 0; b8 < 4; b8++)
-				rec[18 + b8] = (unsigned char)(tag >> (8 * b8));
+			memcpy(rec + 17, tail, sizeof tail);
 			fwrite(rec, 1, 22, out);
 		}
 	}
-	if (out)
-		fclose(out);
-	fprintf(stderr, "searched %zu positions in %.1f s\n", n, util_now() - t0);
-	free(job.score);
-	free(todo);
+	labels_done(out, "searched", n, t0, job.score, todo);
 	free(cache.slot);
 }
 

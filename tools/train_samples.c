@@ -164,38 +164,36 @@ static void report_agreement(const Stats *st)
 static void add_game(const Options *o, const WthorGame *w, const int8_t *lab, const int8_t *slab,
                      bool selfplay, Set *set, Stats *st)
 {
-	Game g;
-	game_init(&g, 8, VARIANT_NORMAL);
-	for (int n = 0; n < w->nmoves; n++) {
-		if (game_must_pass(&g))
-			game_play(&g, BOARD_PASS);
-		int e = game_empties(&g);
+	GameReplay r;
+	for (replay_start(&r, w); replay_next(&r);) {
+		const Game *g = &r.g;
+		int e = game_empties(g);
 		bool exact = w->has_theory && e == w->theory_depth;
 		int black = w->has_theory && (e >= w->theory_depth || o->theory_after) ? w->black_theory
 		                                                                      : w->black_final;
-		int own = g.side == BLACK ? black : -black;
+		int own = g->side == BLACK ? black : -black;
 		Sample *x = NULL;
 		if (lab && lab[e] != LABEL_NONE) {
-			x = set_add(set, g.board, e, lab[e], true);
+			x = set_add(set, g->board, e, lab[e], true);
 			st->diff[st->kind][e] += abs(lab[e] - own);
 			st->ndiff[st->kind][e]++;
 			st->nsame[st->kind][e] += lab[e] == own;
 		} else if (slab && slab[e] != LABEL_NONE) {
-			x = set_add_kind(set, g.board, e, slab[e], LABEL_SEARCH);
+			x = set_add_kind(set, g->board, e, slab[e], LABEL_SEARCH);
 		} else if (w->has_theory && e < w->theory_depth && e >= o->drop_lo && e <= o->drop_hi) {
 			/* --drop-after: a tournament game's position after its
 			 * theoretical score's depth without an exact label; its
 			 * label would be the players' result */
 			st->dropped++;
 		} else {
-			x = set_add(set, g.board, e, own, exact || (selfplay && e <= SELFPLAY_EXACT));
+			x = set_add(set, g->board, e, own, exact || (selfplay && e <= SELFPLAY_EXACT));
 		}
 		if (x && selfplay)
 			x->selfplay = 1;
 		st->positions++;
-		if (game_play(&g, w->moves[n]) != GAME_OK)
-			die("internal error: replay of a checked game failed");
 	}
+	if (r.failed)
+		die("internal error: replay of a checked game failed");
 	st->games++;
 }
 

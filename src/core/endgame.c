@@ -139,19 +139,27 @@ static inline int eg_node(Searcher *s, uint64_t p, uint64_t o, int alpha, int be
 	}
 }
 
+/* The moves of p in (p, o), worked out when moves is EG_MOVES_UNKNOWN.
+ * Where p has none, *om holds the opponent's: the node passes to them, or
+ * with none either the game is over.  Every node below the root starts so. */
+static inline __attribute__((always_inline)) uint64_t eg_node_moves(const Shared *sh, uint64_t p, uint64_t o,
+                                                                     uint64_t moves, uint64_t *om)
+{
+	if (moves == EG_MOVES_UNKNOWN)
+		moves = board_moves(p, o) & sh->geo;
+	if (!moves)
+		*om = board_moves(o, p) & sh->geo;
+	return moves;
+}
+
 /* Nodes with few empties: move generation, lone-square moves first. */
 static int eg_shallow(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, int n, uint64_t moves)
 {
 	const Shared *sh = s->sh;
 	s->nodes++;
-	if (moves == EG_MOVES_UNKNOWN)
-		moves = board_moves(p, o) & sh->geo;
-	if (!moves) {
-		const uint64_t om = board_moves(o, p) & sh->geo;
-		if (!om)
-			return eg_final(sh, p, o);
-		return -eg_shallow(s, o, p, -beta, -alpha, n, om);
-	}
+	uint64_t opp;
+	if (!(moves = eg_node_moves(sh, p, o, moves, &opp)))
+		return opp ? -eg_shallow(s, o, p, -beta, -alpha, n, opp) : eg_final(sh, p, o);
 	uint64_t first = moves, second = 0;
 	if (sh->features & ENDGAME_F_PARITY) {
 		/* squares alone in their quadrant first: where a quadrant holds
@@ -212,14 +220,9 @@ static int eg_mid_nws(Searcher *s, uint64_t p, uint64_t o, int alpha, int n, uin
 		if (hi <= alpha)
 			return hi;
 	}
-	if (moves == EG_MOVES_UNKNOWN)
-		moves = board_moves(p, o) & sh->geo;
-	if (!moves) {
-		const uint64_t om = board_moves(o, p) & sh->geo;
-		if (!om)
-			return eg_final(sh, p, o);
-		return -eg_mid_nws(s, o, p, -alpha - 1, n, om);
-	}
+	uint64_t opp;
+	if (!(moves = eg_node_moves(sh, p, o, moves, &opp)))
+		return opp ? -eg_mid_nws(s, o, p, -alpha - 1, n, opp) : eg_final(sh, p, o);
 	const uint64_t lone = (feat & ENDGAME_F_PARITY) ? eg_lone_quadrants(sh, sh->geo & ~(p | o)) : 0;
 	EgMove list[EG_MAX_MOVES];
 	int k = 0, best = -EG_INF;
@@ -410,14 +413,9 @@ static int eg_search(Searcher *s, uint64_t p, uint64_t o, int alpha, int beta, i
 			return v;
 	}
 
-	if (moves == EG_MOVES_UNKNOWN)
-		moves = board_moves(p, o) & sh->geo;
-	if (!moves) {
-		const uint64_t om = board_moves(o, p) & sh->geo;
-		if (!om)
-			return eg_final(sh, p, o);
-		return -eg_search(s, o, p, -beta, -alpha, n, om);
-	}
+	uint64_t opp;
+	if (!(moves = eg_node_moves(sh, p, o, moves, &opp)))
+		return opp ? -eg_search(s, o, p, -beta, -alpha, n, opp) : eg_final(sh, p, o);
 
 	EgMove list[EG_MAX_MOVES];
 	int k;

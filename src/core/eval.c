@@ -241,7 +241,12 @@ static int round_fine(int s)
 	return s >= 0 ? (s + EVAL_FINE / 2) / EVAL_FINE : -((-s + EVAL_FINE / 2) / EVAL_FINE);
 }
 
-int eval_score_state(const Evaluator *e, uint64_t p, uint64_t o, const EvalState *s)
+/* The score of (p, o) from the pattern state s of that position (play
+ * false) or of the one before the move at sq that flips flips and leads to
+ * it (play true). */
+static inline __attribute__((always_inline)) int score_from_state(const Evaluator *e, const EvalState *s,
+                                                                   bool play, int sq, uint64_t flips,
+                                                                   uint64_t p, uint64_t o)
 {
 	if (e->kind == KIND_HAND)
 		return round_fine(clamp_fine(hand_score(e, p, o)));
@@ -249,19 +254,19 @@ int eval_score_state(const Evaluator *e, uint64_t p, uint64_t o, const EvalState
 	if (empties == 0)
 		return board_final_score((Board){ p, o }, e->size, e->variant);
 	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
-	return round_fine(clamp_fine(patterns_score_state(s, p << e->shift, o << e->shift, w)));
+	const uint64_t sp = p << e->shift, so = o << e->shift;
+	return round_fine(clamp_fine(play ? patterns_score_play(s, sq + e->shift, flips << e->shift, sp, so, w)
+	                                  : patterns_score_state(s, sp, so, w)));
+}
+
+int eval_score_state(const Evaluator *e, uint64_t p, uint64_t o, const EvalState *s)
+{
+	return score_from_state(e, s, false, 0, 0, p, o);
 }
 
 int eval_score_play(const Evaluator *e, const EvalState *s, int sq, uint64_t flips, uint64_t p, uint64_t o)
 {
-	if (e->kind == KIND_HAND)
-		return round_fine(clamp_fine(hand_score(e, p, o)));
-	const int empties = e->size * e->size - bit_count(p | o);
-	if (empties == 0)
-		return board_final_score((Board){ p, o }, e->size, e->variant);
-	const int16_t *w = e->w + (size_t)patterns_phase(empties) * PATTERN_WEIGHTS;
-	return round_fine(clamp_fine(
-		patterns_score_play(s, sq + e->shift, flips << e->shift, p << e->shift, o << e->shift, w)));
+	return score_from_state(e, s, true, sq, flips, p, o);
 }
 
 int eval_score(const Evaluator *e, uint64_t p, uint64_t o)

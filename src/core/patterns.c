@@ -461,7 +461,13 @@ static inline void sum_pow(uint64_t m, uint16_t *restrict out)
 	}
 }
 
-void patterns_state_play(const PatternState *s, int sq, uint64_t flips, PatternState *out)
+/* The state after (play: t0 = 2, t1 = 1) or before (undo: t0 = -1,
+ * t1 = -2) the move at sq that flips flips: the two views swap, the digit
+ * of sq changes by t0 times its power in the first and t1 times in the
+ * second, those of the flipped squares by +1 and -1 times theirs.  s is
+ * copied first: out may be s. */
+static inline __attribute__((always_inline)) void state_move(const PatternState *s, int sq, uint64_t flips,
+                                                              PatternState *out, int t0, int t1)
 {
 	uint16_t f[PATTERN_INST_PAD], a[PATTERN_INST_PAD], b[PATTERN_INST_PAD];
 	sum_pow(flips, f);
@@ -469,9 +475,14 @@ void patterns_state_play(const PatternState *s, int sq, uint64_t flips, PatternS
 	memcpy(b, s->idx[1], sizeof b);
 	const uint16_t *t = T.sq_pow[sq];
 	for (int i = 0; i < PATTERN_INST_PAD; i++) {
-		out->idx[0][i] = (uint16_t)(b[i] + 2 * t[i] + f[i]);
-		out->idx[1][i] = (uint16_t)(a[i] + t[i] - f[i]);
+		out->idx[0][i] = (uint16_t)(b[i] + t0 * t[i] + f[i]);
+		out->idx[1][i] = (uint16_t)(a[i] + t1 * t[i] - f[i]);
 	}
+}
+
+void patterns_state_play(const PatternState *s, int sq, uint64_t flips, PatternState *out)
+{
+	state_move(s, sq, flips, out, 2, 1);
 }
 
 int patterns_score_play(const PatternState *s, int sq, uint64_t flips, uint64_t p, uint64_t o, const int16_t *w)
@@ -491,15 +502,7 @@ int patterns_score_play(const PatternState *s, int sq, uint64_t flips, uint64_t 
 
 void patterns_state_undo(const PatternState *s, int sq, uint64_t flips, PatternState *out)
 {
-	uint16_t f[PATTERN_INST_PAD], a[PATTERN_INST_PAD], b[PATTERN_INST_PAD];
-	sum_pow(flips, f);
-	memcpy(a, s->idx[0], sizeof a);
-	memcpy(b, s->idx[1], sizeof b);
-	const uint16_t *t = T.sq_pow[sq];
-	for (int i = 0; i < PATTERN_INST_PAD; i++) {
-		out->idx[0][i] = (uint16_t)(b[i] - t[i] + f[i]);
-		out->idx[1][i] = (uint16_t)(a[i] - 2 * t[i] - f[i]);
-	}
+	state_move(s, sq, flips, out, -1, -2);
 }
 
 void patterns_state_pass(const PatternState *s, PatternState *out)
