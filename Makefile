@@ -269,15 +269,16 @@ test-debug:
 # tsan: the suites whose code runs threads (the engine's workers, the parallel solver and perft,
 # the protocols' search threads, the clock, the table's prefaulting, the API, the review's and
 # eval's workers) and emilia-serve's protocol (its engine threads) under ThreadSanitizer; the
-# other suites are single-threaded and run under ASan and UBSan in test-debug.
-# TSAN_SUITES="..." picks others.
+# other suites are single-threaded and run under ASan and UBSan in test-debug.  Test cases
+# tagged "single-threaded", and "slow" (the trainer's label files and other games, whose
+# threads are those of the case before them), are left out.  TSAN_SUITES="..." picks others.
 TSAN_SUITES ?= api clock endgame engine_core engine_threads eval gtp memory perft protocols review search
 tsan:
 	@$(MAKE) --no-print-directory MODE=tsan TEST_SUITES="$(TSAN_SUITES)" tsan-run
 .PHONY: tsan-run
 tsan-run: all test-bins
 	@EMILIA_BIN=$(CURDIR)/$(BUILD)/emilia EMILIA_TOOLS=$(CURDIR)/$(BUILD)/tools EMILIA_TESTDATA=$(CURDIR)/tests/data \
-	  TSAN_OPTIONS="halt_on_error=1" CK_DEFAULT_TIMEOUT=600 sh tests/run.sh $(TEST_BIN)
+	  TSAN_OPTIONS="halt_on_error=1" CK_DEFAULT_TIMEOUT=600 CK_EXCLUDE_TAGS="slow single-threaded" sh tests/run.sh $(TEST_BIN)
 	@if pkg-config --exists libwebsockets 2>/dev/null; then $(MAKE) --no-print-directory $(BUILD)/emilia-serve && \
 	  cd tests/serve && EMILIA_SERVE=$(CURDIR)/$(BUILD)/emilia-serve TSAN_OPTIONS="halt_on_error=1" $(SERVE_PYTEST) test_protocol.py; \
 	else echo "tsan: emilia-serve not checked (no libwebsockets)"; fi

@@ -1442,12 +1442,27 @@ static Suite *eval_suite(void)
 	tcase_add_test(t, test_weight_file_fifo);
 	tcase_add_test(t, test_wthor_reader);
 	tcase_add_test(t, test_logbook_reader);
-	tcase_add_test(t, test_eval_cli);
-	tcase_add_test(t, test_train_engine_labels);
-	tcase_add_test(t, test_train_label_files);
-	tcase_add_test(t, test_game_train_labels);
 	tcase_add_test(t, test_game_evaluators);
+	/* one thread: ThreadSanitizer has nothing to check here and runs it
+	 * slower than everything else together (`make tsan` leaves it out) */
+	tcase_set_tags(t, "single-threaded");
 	suite_add_tcase(s, t);
+	TCase *cli = tcase_create("eval_cli");
+	tcase_add_test(cli, test_eval_cli);
+	suite_add_tcase(s, cli);
+	/* the trainer, run as a program: one case of its threads (labelling
+	 * and fitting with --threads 2), then the label files and the other
+	 * games' training, tagged "slow": ThreadSanitizer runs them some
+	 * twenty times slower, and `make tsan` leaves them out (their
+	 * threads are those of the first case) */
+	TCase *tr = tcase_create("train");
+	tcase_add_test(tr, test_train_engine_labels);
+	suite_add_tcase(s, tr);
+	TCase *slow = tcase_create("train_more");
+	tcase_set_tags(slow, "slow");
+	tcase_add_test(slow, test_train_label_files);
+	tcase_add_test(slow, test_game_train_labels);
+	suite_add_tcase(s, slow);
 	return s;
 }
 

@@ -329,10 +329,20 @@ START_TEST(play_clock)
 	expect(out, " 4 - - - O X . - - 4   clock Black 5:03  White 5:00\n");
 	expect(out, "White to move> Game clock 5+3: Black 5:03, White 5:00 left.\n");
 	free(out);
-	/* 1.2 s each: White answers after 2 s */
+	/* 1.2 s each: White answers 2 s after its clock started (after its
+	 * prompt, so that a slow start of a sanitizer build does not let
+	 * White's move wait in the pipe before the clock runs) */
 	int st;
-	char *bin_out = test_run_shell("(printf 'f5\\n'; sleep 2; printf 'd6\\nd3\\nquit\\n') | \"${EMILIA_BIN:-./emilia}\" "
-	                               "play --color both --no-book --clock 0.02", &st);
+	char script[4096];
+	const char *fifo = test_tmp_path("play.fifo"), *log = test_tmp_path("play.out");
+	snprintf(script, sizeof script,
+	         "rm -f '%s'; mkfifo '%s' || exit 1; "
+	         "\"${EMILIA_BIN:-./emilia}\" play --color both --no-book --clock 0.02 <'%s' >'%s' 2>&1 & "
+	         "exec 3>'%s'; printf 'f5\\n' >&3; "
+	         "i=0; until grep -q 'White to move>' '%s' || [ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; "
+	         "sleep 2; printf 'd6\\nd3\\nquit\\n' >&3; exec 3>&-; wait $!; st=$?; cat '%s'; exit $st",
+	         fifo, fifo, fifo, log, fifo, log, log);
+	char *bin_out = test_run_shell(script, &st);
 	ck_assert_int_eq(st, 0);
 	expect(bin_out, "White's time is up: Black wins on time.\n");
 	expect(bin_out, "> The game is over. Type 'new' to play again or 'undo' to take back.\n");
