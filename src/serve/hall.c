@@ -35,15 +35,20 @@ int64_t serve_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static void say(const char *fmt, va_list ap)
+{
+	fputs("emilia-serve: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void serve_note(const char *fmt, ...)
 {
 	if (cfg.quiet)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("emilia-serve: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say(fmt, ap);
 	va_end(ap);
 }
 
@@ -51,9 +56,7 @@ void serve_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("emilia-serve: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	say(fmt, ap);
 	va_end(ap);
 }
 
@@ -296,22 +299,51 @@ void serve_make_code(char out[TABLE_CODE_LEN + 1])
 }
 
 /* Start Emilia's search when she is to move. */
-void serve_maybe_think(Table *t, int64_t now)
+/* Queue a search of the side to move at `level`; `timeout`: for a player
+ * out of time.  false without memory: the callers' conditions still hold
+ * at the next tick, which tries again. */
+static bool search(Table *t, int level, bool timeout)
 {
-	if (t->thinking || table_controller(t) != 2)
-		return;
 	PoolJob *j = calloc(1, sizeof *j);
 	if (!j)
-		return; /* tried again at the next tick */
+		return false;
 	j->table_id = t->id;
 	j->ply = t->game.nply;
 	j->size = t->game.size;
 	j->anti = t->game.variant == VARIANT_ANTI;
-	j->level = table_engine_level(t);
+	j->level = level;
 	table_transcript(t, j->moves, sizeof j->moves);
 	t->thinking = true;
-	t->think_timeout = false;
+	t->think_timeout = timeout;
 	pool_submit(pool, j);
+	return true;
+}
+
+void serve_maybe_think(Table *t, int64_t now)
+{
+	if (!t->thinking && table_controller(t) == 2)
+		search(t, table_engine_level(t), false);
+}
+
+void serve_move_for_player(Table *t)
+{
+	if (search(t, EMILIA_LEVEL_NORMAL, true))
+		t->deadline = 0;
+}
+
+bool serve_seat_lost(Table *t, int k, int64_t now, bool left)
+{
+	if (!t->over && t->seat[!k].state == SEAT_FREE) {
+		serve_close_table(t, left ? "the player who opened it left before anyone joined"
+		                          : "the player who opened it did not come back");
+		return false;
+	}
+	const bool running = !t->over;
+	table_seat_lost(t, k, now);
+	if (running)
+		serve_note("table %s: %s %s and lost", t->code, k ? "white" : "black", left ? "left" : "did not come back");
+	serve_table_changed(t, now, NULL);
+	return true;
 }
 
 /* After a change: the end (saved game), Emilia's turn, the news. */

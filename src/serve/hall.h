@@ -116,6 +116,12 @@ void serve_make_token(char out[TABLE_TOKEN_LEN + 1]);
 void serve_make_code(char out[TABLE_CODE_LEN + 1]);
 /* Start Emilia's search when she is to move. */
 void serve_maybe_think(Table *t, int64_t now);
+/* The player to move is out of time: Emilia searches their move (Normal). */
+void serve_move_for_player(Table *t);
+/* Colour k's player is gone (`left`: by leave, else the grace period ran
+ * out): lost, and Emilia plays the seat; a table nobody joined yet is
+ * closed instead (false: t is freed). */
+bool serve_seat_lost(Table *t, int k, int64_t now, bool left);
 /* After a change: the end (the game saved), Emilia's turn, the news. */
 void serve_table_changed(Table *t, int64_t now, const Conn *skip);
 /* The engine threads' moves, played. */

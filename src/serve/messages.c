@@ -305,15 +305,7 @@ static void on_leave(Conn *c, int64_t now)
 		serve_broadcast(t, NULL);
 		return;
 	}
-	if (!t->over && (t->seat[!k].state == SEAT_FREE)) {
-		serve_close_table(t, "the player who opened it left before anyone joined");
-		return;
-	}
-	const bool running = !t->over;
-	table_seat_lost(t, k, now);
-	if (running)
-		serve_note("table %s: %s left and lost", t->code, k ? "white" : "black");
-	serve_table_changed(t, now, NULL);
+	serve_seat_lost(t, k, now, true);
 }
 
 void serve_handle_message(Conn *c, const char *text, size_t len)

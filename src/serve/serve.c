@@ -35,34 +35,12 @@ static void tick_table(Table *t, int64_t now)
 		Seat *s = &t->seat[k];
 		if (s->state != SEAT_AWAY || now < s->away_until)
 			continue;
-		if (!t->over && t->seat[!k].state == SEAT_FREE) {
-			serve_close_table(t, "the player who opened it did not come back");
+		if (!serve_seat_lost(t, k, now, false))
 			return;
-		}
-		const bool running = !t->over;
-		table_seat_lost(t, k, now);
-		if (running)
-			serve_note("table %s: %s did not come back and lost", t->code, k ? "white" : "black");
-		serve_table_changed(t, now, NULL);
 	}
 	if (t->deadline && now >= t->deadline && !t->thinking && table_controller(t) == 1) {
 		/* out of time: Emilia moves for the player, who keeps the seat */
-		t->deadline = 0;
-		serve_maybe_think(t, now);
-		if (!t->thinking) { /* maybe_think only searches for Emilia's seats */
-			PoolJob *j = calloc(1, sizeof *j);
-			if (j) {
-				j->table_id = t->id;
-				j->ply = t->game.nply;
-				j->size = t->game.size;
-				j->anti = t->game.variant == VARIANT_ANTI;
-				j->level = EMILIA_LEVEL_NORMAL;
-				table_transcript(t, j->moves, sizeof j->moves);
-				t->thinking = true;
-				t->think_timeout = true;
-				pool_submit(pool, j);
-			}
-		}
+		serve_move_for_player(t);
 		serve_broadcast(t, NULL);
 	}
 	if (t->over && !t->conns && t->review[0]) {
